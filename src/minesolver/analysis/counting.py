@@ -1,0 +1,240 @@
+"""Exact counting over one front by dynamic programming along its boxes.
+
+The boxes of a front are processed in the order :mod:`.fronts` chose.  The table
+after ``i`` boxes maps a *state* (the mine sums, so far, of every clue that is open
+at that point) to a polynomial in the number of mines placed so far: coefficient
+``k`` is the (weighted) number of ways to fill the first ``i`` boxes with ``k``
+mines so that every clue already closed is met.  Placing ``m`` mines in a box of
+``n`` cells multiplies by ``comb(n, m) * x**m``; a clue closes when its last box is
+placed, and must then equal its number (or, when soft, multiplies by its
+likelihood factor).  The cost is ``O(boxes * states * 9)`` big-integer operations,
+with ``states`` bounded by the product of ``need + 1`` over the open clues: it grows
+with the *width* of the front, not its length.
+
+Two implementation tricks keep this fast in pure Python:
+
+* a state is one ``int`` with 4 bits per open clue (clue sums never exceed 8);
+* a polynomial is one ``int`` too, its coefficients packed in fixed-width slots
+  (Kronecker substitution): ``x**m * p`` is a shift and adding polynomials is an
+  integer addition, so the inner loop does a few big-int operations, each a C loop.
+
+Per-box marginals come from a backward pass (reverse-mode differentiation of the
+same sum-product): given ``g[k]``, the weight of the rest of the board when this
+front holds ``k`` mines, the backward table holds, for each state after ``i``
+boxes, the weight of all completions as a function of the mines placed so far;
+pairing it with the forward table gives, for every box, the total of
+``mines in box * weight``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+from .fronts import Front
+from .system import InconsistentPositionError
+
+__all__ = ["FrontCount", "count_front", "pack", "unpack"]
+
+_SLOT = 4  # bits per open clue in a state
+_NIBBLE = (1 << _SLOT) - 1
+
+
+def _bytes_for(bits: int) -> int:
+    return max(1, (bits + 7) // 8)
+
+
+def pack(values: list[int], nbytes: int) -> int:
+    """Pack non-negative ints into one int, ``nbytes`` bytes per slot (slot 0 lowest).
+
+    >>> unpack(pack([3, 0, 5], 2), 2)
+    [3, 0, 5]
+    """
+    return int.from_bytes(b"".join(v.to_bytes(nbytes, "little") for v in values), "little")
+
+
+def unpack(packed: int, nbytes: int) -> list[int]:
+    """Inverse of :func:`pack` (trailing zero slots dropped)."""
+    if packed == 0:
+        return []
+    raw = packed.to_bytes(_bytes_for(packed.bit_length()), "little")
+    return [
+        int.from_bytes(raw[i : i + nbytes], "little") for i in range(0, len(raw), nbytes)
+    ]
+
+
+def _dot_packed(a: int, a_bytes: int, b: int, b_bytes: int) -> int:
+    """Sum over slots of a[k] * b[k]."""
+    if a == 0 or b == 0:
+        return 0
+    return sum(x * y for x, y in zip(unpack(a, a_bytes), unpack(b, b_bytes), strict=False))
+
+
+# A transition: (state before, mines in the box, state after, weight)
+_Transition = tuple[int, int, int, int]
+
+
+@dataclass
+class FrontCount:
+    """The counted front: its mine-count polynomial and what the backward pass needs."""
+
+    front: Front
+    poly: list[int]  # poly[k]: weighted ways for the front to hold k mines
+    _slot_bytes: int
+    _tables: list[dict[int, int]]  # forward tables before each box
+    _moves: list[list[_Transition]]  # transitions out of each box
+
+    @property
+    def min_mines(self) -> int:
+        return next(k for k, v in enumerate(self.poly) if v)
+
+    @property
+    def max_mines(self) -> int:
+        return len(self.poly) - 1
+
+    def box_weights(self, g: list[int]) -> tuple[int, list[int]]:
+        """Total weight and per-box mine weight when ``k`` front mines weigh ``g[k]``.
+
+        Returns ``(z, nums)`` with ``z = sum_k poly[k] * g[k]`` and ``nums[b]`` the sum
+        over layouts of ``(mines in box b) * weight * g[front mines]``; the mine
+        probability of a cell of box ``b`` is ``nums[b] / (len(box) * z)``.
+        """
+        fb = self._slot_bytes
+        top = max((v.bit_length() for v in g), default=0)
+        ab = fb + _bytes_for(top) + 1  # backward slots: forward bound times g, plus headroom
+        after: dict[int, int] = {0: pack(g, ab)}
+        nums = [0] * len(self._moves)
+        for i in range(len(self._moves) - 1, -1, -1):
+            here: dict[int, int] = {}
+            marked: dict[int, int] = {}
+            shift_unit = 8 * ab
+            for s, m, s2, w in self._moves[i]:
+                a = after.get(s2)
+                if not a:
+                    continue
+                if m:
+                    a >>= m * shift_unit
+                    if not a:
+                        continue
+                    marked[s] = marked.get(s, 0) + m * w * a
+                here[s] = here.get(s, 0) + w * a
+            table = self._tables[i]
+            nums[i] = sum(
+                _dot_packed(table[s], fb, v, ab) for s, v in marked.items() if s in table
+            )
+            after = here
+        z = _dot_packed(self._tables[0][0], fb, after.get(0, 0), ab)
+        return z, nums
+
+
+def count_front(front: Front) -> FrontCount:
+    """Count the layouts of ``front`` by number of mines (see the module docstring).
+
+    Raises :class:`InconsistentPositionError` naming a clue when no layout of the
+    front meets its clues.
+    """
+    boxes = front.boxes
+    clues = front.clues
+    n = len(boxes)
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for i, box in enumerate(boxes):
+        for k in box.clues:
+            first.setdefault(k, i)
+            last[k] = i
+    # capacity of each clue in boxes after step i, tracked as we go
+    capacity = [len(c.cells) for c in clues]
+
+    # slot bytes: coefficients never exceed (ways to fill the front) * (box size) * factors
+    bound_bits = sum(b.size for b in boxes) + 4
+    for clue in clues:
+        if clue.factor is not None:
+            bound_bits += max(clue.factor).bit_length()
+    fb = _bytes_for(bound_bits)
+    shift_unit = 8 * fb
+
+    free_slots: list[int] = []
+    next_slot = 0
+    slot_of: dict[int, int] = {}
+    table: dict[int, int] = {0: 1}
+    tables: list[dict[int, int]] = []
+    moves: list[list[_Transition]] = []
+    for i, box in enumerate(boxes):
+        size = box.size
+        for k in box.clues:
+            if first[k] == i:
+                if free_slots:
+                    slot_of[k] = free_slots.pop()
+                else:
+                    slot_of[k] = next_slot
+                    next_slot += 1
+        inc = 0
+        hard: list[tuple[int, int, int, bool]] = []
+        soft: list[tuple[int, tuple[int, ...], bool]] = []
+        for k in box.clues:
+            shift = _SLOT * slot_of[k]
+            inc += 1 << shift
+            capacity[k] -= size
+            closes = last[k] == i
+            factor = clues[k].factor
+            if factor is None:
+                hard.append((shift, clues[k].need, capacity[k], closes))
+            else:
+                soft.append((shift, factor, closes))
+        binoms = [comb(size, m) for m in range(size + 1)]
+        out: dict[int, int] = {}
+        step_moves: list[_Transition] = []
+        for s, poly in table.items():
+            for m in range(size + 1):
+                s2 = s + m * inc
+                ok = True
+                stop = False
+                for shift, need, cap, closes in hard:
+                    v = (s2 >> shift) & _NIBBLE
+                    if v > need:
+                        ok = False
+                        stop = True  # more mines only make it worse
+                        break
+                    if v + cap < need:
+                        ok = False
+                        break
+                    if closes:
+                        s2 -= v << shift
+                if stop:
+                    break
+                if not ok:
+                    continue
+                w = binoms[m]
+                for shift, factor, closes in soft:
+                    if closes:
+                        v = (s2 >> shift) & _NIBBLE
+                        w *= factor[v]
+                        s2 -= v << shift
+                if not w:
+                    continue
+                step_moves.append((s, m, s2, w))
+                out[s2] = out.get(s2, 0) + w * (poly << (m * shift_unit))
+        for k in box.clues:
+            if last[k] == i:
+                free_slots.append(slot_of.pop(k))
+        tables.append(table)
+        moves.append(step_moves)
+        if not out:
+            raise InconsistentPositionError(
+                f"no layout meets {_name_clues(front, box.clues)}",
+                front.coords(clues[box.clues[0]].at),
+            )
+        table = out
+    final = table.get(0, 0)
+    poly = unpack(final, fb)
+    if not any(poly):
+        raise InconsistentPositionError(
+            f"no layout meets {_name_clues(front, list(range(len(clues))))}",
+            front.coords(clues[0].at),
+        )
+    return FrontCount(front, poly, fb, tables, moves)
+
+
+def _name_clues(front: Front, ks: list[int]) -> str:
+    names = [f"the clue at {front.coords(front.clues[k].at)}" for k in ks[:3]]
+    return " and ".join(names)

@@ -1,0 +1,213 @@
+"""From a position to a system of clues over the unknown cells.
+
+Every revealed number becomes a *clue*: the number of mines among its unknown
+neighbours, after subtracting the flags and known mines around it.  Unknown cells
+are covered cells that are neither flagged nor marked as mines.  A clue may also be
+*soft* (noisy variants): then it carries a likelihood factor, ``factor[n]`` being
+the (integer-scaled) likelihood of what it shows given ``n`` mines among its
+unknown neighbours.  A hard clue is the factor that is 1 at ``need`` and 0
+elsewhere; it keeps the plain ``need`` form because it allows pruning.
+
+:func:`build_system` also runs the trivial rules on hard clues (a clue that needs
+no more mines clears its cells; a clue that needs all its cells fills them) until
+nothing changes.  Cells they settle hold the same value in every layout, so taking
+them out changes no count; what is left is the part that needs counting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..position import COVERED, FLAG, MINE, Position
+from ..rules import neighbour_table, neighbours
+
+__all__ = ["Clue", "InconsistentPositionError", "System", "build_system"]
+
+
+class InconsistentPositionError(ValueError):
+    """No layout of mines agrees with the position.
+
+    ``clue`` is the ``(row, col)`` of a revealed number involved, when there is one.
+    """
+
+    def __init__(self, message: str, clue: tuple[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.clue = clue
+
+
+@dataclass
+class Clue:
+    """A revealed number seen as a constraint on its unknown neighbours."""
+
+    at: int  # flat index of the number
+    cells: list[int]  # unknown neighbours (flat indices)
+    need: int  # mines still needed among them (hard clues)
+    factor: tuple[int, ...] | None = None  # likelihood by mine count (soft clues)
+
+    @property
+    def is_hard(self) -> bool:
+        return self.factor is None
+
+
+@dataclass
+class System:
+    """The clues that still constrain unknown cells, and what the rules settled."""
+
+    width: int
+    height: int
+    unknown: list[int]  # unknown cells not settled by the trivial rules
+    clues: list[Clue]  # clues with at least one unknown cell left
+    remaining: int  # mines among ``unknown``
+    settled_mines: list[int] = field(default_factory=list)
+    settled_safe: list[int] = field(default_factory=list)
+
+    def coords(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.width)
+
+
+# A soft clue: given the shown value and the counts around the cell, return the
+# integer-scaled likelihood of each possible number of mines among its unknown
+# neighbours (index n = n unknown mines), or None to treat it as a hard clue.
+SoftClue = Callable[[int, int, int, int], tuple[int, ...] | None]
+
+
+def build_system(
+    position: Position,
+    *,
+    soft: SoftClue | None = None,
+    propagate: bool = True,
+) -> System:
+    """Turn ``position`` into clues over unknown cells, settling the trivial ones.
+
+    ``soft(shown, known_mines_around, unknown_around, neighbours_total)`` makes a
+    clue noisy (see :mod:`minesolver.variants.noisy`).  Raises
+    :class:`InconsistentPositionError` when a clue cannot be met.
+
+    >>> s = build_system(Position.from_text("3x1x1\\n1HH\\n"))
+    >>> s.settled_mines, s.unknown, s.remaining
+    ([1], [2], 0)
+    """
+    w, h = position.width, position.height
+    cells = position.cells
+    table = neighbour_table(w, h)
+    known_mines = cells.count(FLAG) + cells.count(MINE)
+    remaining = position.mines - known_mines
+    if remaining < 0:
+        raise InconsistentPositionError(
+            f"{known_mines} flags and known mines but the position has only "
+            f"{position.mines} mines"
+        )
+    clues: list[Clue] = []
+    for i, code in enumerate(cells):
+        if code > 8:
+            continue
+        around: Sequence[int] = table[i] if table is not None else neighbours(i, w, h)
+        unknown = []
+        flagged = 0
+        for j in around:
+            c = cells[j]
+            if c == COVERED:
+                unknown.append(j)
+            elif c == FLAG or c == MINE:
+                flagged += 1
+        factor = soft(code, flagged, len(unknown), len(around)) if soft is not None else None
+        if factor is not None:
+            if not any(factor):
+                raise InconsistentPositionError(
+                    f"clue {code} at {divmod(i, w)} cannot be shown with "
+                    f"{flagged} flags and {len(unknown)} covered cells around it",
+                    divmod(i, w),
+                )
+            if unknown:
+                clues.append(Clue(i, unknown, -1, factor))
+            continue
+        need = code - flagged
+        if need < 0 or need > len(unknown):
+            row, col = divmod(i, w)
+            raise InconsistentPositionError(
+                f"clue {code} at ({row}, {col}) has {flagged} flags and "
+                f"{len(unknown)} covered cells around it",
+                (row, col),
+            )
+        if unknown:
+            clues.append(Clue(i, unknown, need))
+    unknown_all = [i for i, code in enumerate(cells) if code == COVERED]
+    system = System(w, h, unknown_all, clues, remaining)
+    if propagate:
+        _propagate(system)
+    if system.remaining < 0:
+        raise InconsistentPositionError(
+            f"the clues need more than the {position.mines - known_mines} mines left"
+        )
+    return system
+
+
+def _propagate(system: System) -> None:
+    """Apply the trivial rules to hard clues until nothing changes."""
+    clues = system.clues
+    by_cell: dict[int, list[int]] = {}
+    for k, clue in enumerate(clues):
+        for c in clue.cells:
+            by_cell.setdefault(c, []).append(k)
+    value: dict[int, int] = {}  # settled cell -> 1 mine / 0 safe
+    queue = [
+        k
+        for k, cl in enumerate(clues)
+        if cl.is_hard and (cl.need == 0 or cl.need == len(cl.cells))
+    ]
+    w = system.width
+    while queue:
+        k = queue.pop()
+        clue = clues[k]
+        if not clue.cells:
+            continue
+        fill = 1 if clue.need == len(clue.cells) else 0
+        if clue.need != 0 and not fill:
+            continue
+        for c in clue.cells:
+            if c in value:
+                continue
+            value[c] = fill
+            for k2 in by_cell[c]:
+                other = clues[k2]
+                other.cells.remove(c)
+                if other.is_hard:
+                    other.need -= fill
+                    if other.need < 0 or other.need > len(other.cells):
+                        row, col = divmod(other.at, w)
+                        raise InconsistentPositionError(
+                            f"clue at ({row}, {col}) cannot be met: its neighbours "
+                            "are forced beyond its number",
+                            (row, col),
+                        )
+                    if other.cells and (other.need == 0 or other.need == len(other.cells)):
+                        queue.append(k2)
+                else:
+                    assert other.factor is not None
+                    # a settled mine shifts a soft clue's factor by one
+                    if fill:
+                        other.factor = other.factor[1:]
+                    else:
+                        other.factor = other.factor[: len(other.cells) + 1]
+                    if not any(other.factor):
+                        row, col = divmod(other.at, w)
+                        raise InconsistentPositionError(
+                            f"clue at ({row}, {col}) cannot be met", (row, col)
+                        )
+    if not value:
+        return
+    system.settled_mines = sorted(c for c, v in value.items() if v)
+    system.settled_safe = sorted(c for c, v in value.items() if not v)
+    system.remaining -= len(system.settled_mines)
+    system.unknown = [c for c in system.unknown if c not in value]
+    kept = []
+    for clue in clues:
+        if clue.cells:
+            kept.append(clue)
+        elif clue.is_hard:
+            assert clue.need == 0
+        else:
+            assert clue.factor is not None and clue.factor[0] != 0
+    system.clues = kept
+

@@ -1,0 +1,247 @@
+"""Position: what a player sees, and JSMinesweeper's ``.mine`` text.
+
+A position is a board of cells, each either a revealed number, covered, or
+flagged, plus the total number of mines.  It knows nothing of the hidden layout.
+
+Cell codes (``Position.cells`` holds one byte per cell, row-major):
+
+====  =========  ================================================================
+code  .mine      meaning
+====  =========  ================================================================
+0-8   ``0``-``8``  revealed, showing that many adjacent mines
+9     ``H``        covered
+10    ``F``        flagged (trusted as a mine by the analysis)
+11    ``M``        covered cell known to hold a mine (``M``, ``?``, ``I`` on input)
+12    ``.``        revealed safe cell that shows no number (noisy-clue variants)
+====  =========  ================================================================
+
+On input ``O`` (JSMinesweeper's flag that needs no inflating) reads as ``F``.
+
+>>> p = Position.from_text("3x2x1\\n1H1\\n111\\n")
+>>> p.mines, p.covered_count
+(1, 1)
+>>> print(p)
+1 # 1
+1 1 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+__all__ = [
+    "BLANK",
+    "COVERED",
+    "FLAG",
+    "MINE",
+    "Position",
+    "PositionError",
+]
+
+COVERED = 9
+FLAG = 10
+MINE = 11
+BLANK = 12
+
+_READ = {str(d): d for d in range(9)}
+_READ.update({"H": COVERED, "F": FLAG, "O": FLAG, "M": MINE, "?": MINE, "I": MINE, ".": BLANK})
+_WRITE = {d: str(d) for d in range(9)}
+_WRITE.update({COVERED: "H", FLAG: "F", MINE: "M", BLANK: "."})
+_ASCII = {d: str(d) for d in range(1, 9)}
+_ASCII.update({0: ".", COVERED: "#", FLAG: "F", MINE: "*", BLANK: "-"})
+_MAX_CELLS = 4_000_000 * 4
+
+
+class PositionError(ValueError):
+    """Text or data that does not describe a position."""
+
+
+@dataclass(frozen=True, eq=True)
+class Position:
+    """An immutable view of a board: numbers, covered cells, flags, mine total.
+
+    >>> p = Position.from_text("2x2x1\\nHH\\n11\\n")
+    >>> p.number(1, 0), p.is_covered(0, 1)
+    (1, True)
+    """
+
+    width: int
+    height: int
+    mines: int
+    cells: bytes
+
+    def __post_init__(self) -> None:
+        if self.width < 1 or self.height < 1:
+            raise PositionError(f"board size must be positive, got {self.width}x{self.height}")
+        if self.mines < 0:
+            raise PositionError(f"mine count must not be negative, got {self.mines}")
+        if len(self.cells) != self.width * self.height:
+            raise PositionError(
+                f"expected {self.width * self.height} cells for a "
+                f"{self.width}x{self.height} board, got {len(self.cells)}"
+            )
+        if self.cells and max(self.cells) > BLANK:
+            raise PositionError(f"unknown cell code {max(self.cells)}")
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def covered(cls, width: int, height: int, mines: int) -> Position:
+        """A board with every cell covered.
+
+        >>> Position.covered(2, 1, 1).to_text()
+        '2x1x1\\nHH\\n'
+        """
+        return cls(width, height, mines, bytes([COVERED]) * (width * height))
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Read JSMinesweeper's ``.mine`` text: ``WxHxM`` then H rows of W characters.
+
+        Trailing blank lines, trailing spaces and Windows line ends are accepted;
+        anything else unreadable raises :class:`PositionError` naming the line,
+        the column and the character.
+
+        >>> Position.from_text("2x1x1\\nF1").cells
+        b'\\n\\x01'
+        >>> Position.from_text("2x1x1\\nFx")
+        Traceback (most recent call last):
+        ...
+        minesolver.position.PositionError: line 2, column 2: unexpected character 'x' (expected 0-8, H, F, M, ?, I, O or .)
+        """
+        lines = [line.rstrip() for line in text.splitlines()]
+        while lines and not lines[-1]:
+            lines.pop()
+        while lines and not lines[0]:
+            lines.pop(0)
+        if not lines:
+            raise PositionError("line 1: empty text, expected a header like 30x16x99")
+        header = lines[0].strip().lower().replace("×", "x").split("x")
+        if len(header) != 3 or not all(part.strip().isdigit() for part in header):
+            raise PositionError(
+                f"line 1: cannot read header {lines[0].strip()!r}, expected WxHxM like 30x16x99"
+            )
+        width, height, mines = (int(part) for part in header)
+        if width < 1 or height < 1:
+            raise PositionError(f"line 1: board size must be positive, got {width}x{height}")
+        if width * height > _MAX_CELLS:
+            raise PositionError(f"line 1: board {width}x{height} is too large")
+        rows = lines[1:]
+        if len(rows) < height:
+            raise PositionError(
+                f"line {len(rows) + 2}: expected {height} rows of cells, found {len(rows)}"
+            )
+        if len(rows) > height:
+            raise PositionError(
+                f"line {height + 2}: expected {height} rows of cells, found more: "
+                f"{rows[height][:20]!r}"
+            )
+        cells = bytearray(width * height)
+        for r, row in enumerate(rows):
+            if len(row) != width:
+                raise PositionError(
+                    f"line {r + 2}: expected {width} characters, found {len(row)}"
+                )
+            base = r * width
+            for c, ch in enumerate(row):
+                code = _READ.get(ch)
+                if code is None:
+                    raise PositionError(
+                        f"line {r + 2}, column {c + 1}: unexpected character {ch!r} "
+                        "(expected 0-8, H, F, M, ?, I, O or .)"
+                    )
+                cells[base + c] = code
+        return cls(width, height, mines, bytes(cells))
+
+    def to_text(self) -> str:
+        """Write ``.mine`` text (``H`` covered, ``F`` flag, ``M`` known mine).
+
+        >>> Position.from_text("2x1x1\\nO1\\n").to_text()
+        '2x1x1\\nF1\\n'
+        """
+        w = self.width
+        body = "".join(
+            "".join(_WRITE[code] for code in self.cells[r * w : (r + 1) * w]) + "\n"
+            for r in range(self.height)
+        )
+        return f"{self.width}x{self.height}x{self.mines}\n{body}"
+
+    def with_cells(self, changes: Iterable[tuple[int, int]]) -> Position:
+        """A copy with ``(index, code)`` changes applied (hypothetical positions).
+
+        >>> Position.covered(2, 1, 1).with_cells([(1, 1)]).to_text()
+        '2x1x1\\nH1\\n'
+        """
+        cells = bytearray(self.cells)
+        for index, code in changes:
+            cells[index] = code
+        return Position(self.width, self.height, self.mines, bytes(cells))
+
+    # ------------------------------------------------------------------ reading
+    def index(self, row: int, col: int) -> int:
+        """Flat index of ``(row, col)``; raises ``IndexError`` off the board."""
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IndexError(f"cell ({row}, {col}) is off the {self.width}x{self.height} board")
+        return row * self.width + col
+
+    def cell(self, row: int, col: int) -> int:
+        """The cell code at ``(row, col)``."""
+        return self.cells[self.index(row, col)]
+
+    def number(self, row: int, col: int) -> int | None:
+        """The revealed number at ``(row, col)``, or ``None``."""
+        code = self.cell(row, col)
+        return code if code <= 8 else None
+
+    def is_covered(self, row: int, col: int) -> bool:
+        """True for covered cells, flagged or not."""
+        return self.cell(row, col) in (COVERED, FLAG, MINE)
+
+    def is_flagged(self, row: int, col: int) -> bool:
+        """True for flags and known-mine marks."""
+        return self.cell(row, col) in (FLAG, MINE)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(height, width)``."""
+        return (self.height, self.width)
+
+    @property
+    def covered_count(self) -> int:
+        """Covered cells that are not flagged."""
+        return self.cells.count(COVERED)
+
+    @property
+    def flag_count(self) -> int:
+        """Flags plus covered cells marked as known mines."""
+        return self.cells.count(FLAG) + self.cells.count(MINE)
+
+    @property
+    def mines_left(self) -> int:
+        """Mines not yet flagged (the mine counter)."""
+        return self.mines - self.flag_count
+
+    def coords(self, index: int) -> tuple[int, int]:
+        """``(row, col)`` of a flat index."""
+        return divmod(index, self.width)
+
+    def covered_cells(self) -> Iterator[tuple[int, int]]:
+        """``(row, col)`` of every unflagged covered cell."""
+        w = self.width
+        for i, code in enumerate(self.cells):
+            if code == COVERED:
+                yield divmod(i, w)
+
+    def is_blank(self) -> bool:
+        """True when nothing is revealed yet."""
+        return all(code in (COVERED, FLAG, MINE) for code in self.cells)
+
+    def __str__(self) -> str:
+        w = self.width
+        return "\n".join(
+            " ".join(_ASCII[code] for code in self.cells[r * w : (r + 1) * w])
+            for r in range(self.height)
+        )
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.to_text()!r})"
