@@ -104,50 +104,55 @@ class Position:
 
         >>> Position.from_text("2x1x1\\nF1").cells
         b'\\n\\x01'
-        >>> Position.from_text("2x1x1\\nFx")
+        >>> Position.from_text("2x1x1\\nFx")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        minesolver.position.PositionError: line 2, column 2: unexpected character 'x' (expected 0-8, H, F, M, ?, I, O or .)
+        minesolver.position.PositionError: line 2, column 2: unexpected character 'x' ...
         """
         lines = [line.rstrip() for line in text.splitlines()]
         while lines and not lines[-1]:
             lines.pop()
-        while lines and not lines[0]:
-            lines.pop(0)
+        top = 0  # leading blank lines, so error messages still name the file's lines
+        while top < len(lines) and not lines[top]:
+            top += 1
+        lines = lines[top:]
         if not lines:
             raise PositionError("line 1: empty text, expected a header like 30x16x99")
         header = lines[0].strip().lower().replace("×", "x").split("x")
-        if len(header) != 3 or not all(part.strip().isdigit() for part in header):
+        if len(header) != 3 or not all(part.strip().isdecimal() for part in header):
             raise PositionError(
-                f"line 1: cannot read header {lines[0].strip()!r}, expected WxHxM like 30x16x99"
+                f"line {top + 1}: cannot read header {lines[0].strip()!r}, "
+                "expected WxHxM like 30x16x99"
             )
         width, height, mines = (int(part) for part in header)
         if width < 1 or height < 1:
-            raise PositionError(f"line 1: board size must be positive, got {width}x{height}")
+            raise PositionError(
+                f"line {top + 1}: board size must be positive, got {width}x{height}"
+            )
         if width * height > _MAX_CELLS:
-            raise PositionError(f"line 1: board {width}x{height} is too large")
+            raise PositionError(f"line {top + 1}: board {width}x{height} is too large")
         rows = lines[1:]
         if len(rows) < height:
             raise PositionError(
-                f"line {len(rows) + 2}: expected {height} rows of cells, found {len(rows)}"
+                f"line {top + len(rows) + 2}: expected {height} rows of cells, found {len(rows)}"
             )
         if len(rows) > height:
             raise PositionError(
-                f"line {height + 2}: expected {height} rows of cells, found more: "
+                f"line {top + height + 2}: expected {height} rows of cells, found more: "
                 f"{rows[height][:20]!r}"
             )
         cells = bytearray(width * height)
         for r, row in enumerate(rows):
             if len(row) != width:
                 raise PositionError(
-                    f"line {r + 2}: expected {width} characters, found {len(row)}"
+                    f"line {top + r + 2}: expected {width} characters, found {len(row)}"
                 )
             base = r * width
             for c, ch in enumerate(row):
                 code = _READ.get(ch)
                 if code is None:
                     raise PositionError(
-                        f"line {r + 2}, column {c + 1}: unexpected character {ch!r} "
+                        f"line {top + r + 2}, column {c + 1}: unexpected character {ch!r} "
                         "(expected 0-8, H, F, M, ?, I, O or .)"
                     )
                 cells[base + c] = code

@@ -135,7 +135,6 @@ def count_front(front: Front) -> FrontCount:
     """
     boxes = front.boxes
     clues = front.clues
-    n = len(boxes)
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, box in enumerate(boxes):
@@ -184,7 +183,7 @@ def count_front(front: Front) -> FrontCount:
         binoms = [comb(size, m) for m in range(size + 1)]
         out: dict[int, int] = {}
         step_moves: list[_Transition] = []
-        for s, poly in table.items():
+        for s, packed in table.items():
             for m in range(size + 1):
                 s2 = s + m * inc
                 ok = True
@@ -213,7 +212,7 @@ def count_front(front: Front) -> FrontCount:
                 if not w:
                     continue
                 step_moves.append((s, m, s2, w))
-                out[s2] = out.get(s2, 0) + w * (poly << (m * shift_unit))
+                out[s2] = out.get(s2, 0) + w * (packed << (m * shift_unit))
         for k in box.clues:
             if last[k] == i:
                 free_slots.append(slot_of.pop(k))
@@ -225,8 +224,7 @@ def count_front(front: Front) -> FrontCount:
                 front.coords(clues[box.clues[0]].at),
             )
         table = out
-    final = table.get(0, 0)
-    poly = unpack(final, fb)
+    poly = unpack(table.get(0, 0), fb)
     if not any(poly):
         raise InconsistentPositionError(
             f"no layout meets {_name_clues(front, list(range(len(clues))))}",

@@ -87,7 +87,8 @@ class Analysis:
         values = np.array(
             [1.0, 0.0] + [n / d if n else 0.0 for n, d in zip(self._nums, self._dens, strict=True)]
         )
-        return values[self._cell_group + 2].reshape(self.position.shape)
+        out: np.ndarray = values[self._cell_group + 2].reshape(self.position.shape)
+        return out
 
     @cached_property
     def safe(self) -> list[tuple[int, int]]:
@@ -133,7 +134,7 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     >>> p = Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")
     >>> a = analyze(p)
     >>> a.solutions, a.probability(1, 1), a.probability(0, 0)
-    (6, Fraction(2, 3), Fraction(1, 3))
+    (3, Fraction(2, 3), Fraction(0, 1))
     """
     start = time.perf_counter()
     system = build_system(position, soft=soft)
@@ -157,7 +158,7 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     group = np.full(position.width * position.height, -1, dtype=np.int64)
     cells = position.cells
     for i, code in enumerate(cells):
-        if code == FLAG or code == MINE:
+        if code in (FLAG, MINE):
             group[i] = -2
     nums: list[int] = []
     dens: list[int] = []

@@ -6,7 +6,7 @@ the position, and the engine must equal it exactly wherever it can be run.
 >>> from minesolver.position import Position
 >>> solutions, probs = brute_force(Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n"))
 >>> solutions, probs[4]
-(6, Fraction(2, 3))
+(3, Fraction(2, 3))
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def build_system(
             c = cells[j]
             if c == COVERED:
                 unknown.append(j)
-            elif c == FLAG or c == MINE:
+            elif c in (FLAG, MINE):
                 flagged += 1
         factor = soft(code, flagged, len(unknown), len(around)) if soft is not None else None
         if factor is not None:

@@ -1,0 +1,5 @@
+"""``python -m minesolver``."""
+
+from .cli import main
+
+main()

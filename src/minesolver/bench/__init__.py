@@ -1,0 +1,25 @@
+"""Measuring strategies: many games in parallel, a SQLite store, statistics."""
+
+from .runner import Job, layout_of, load_layouts, pending_jobs, play_chunk, run_jobs
+from .stats import Mcnemar, mcnemar, wilson
+from .store import GameRow, RunSpec, Store, StoreError
+from .summary import compare, comparison_json, summarize
+
+__all__ = [
+    "GameRow",
+    "Job",
+    "Mcnemar",
+    "RunSpec",
+    "Store",
+    "StoreError",
+    "compare",
+    "comparison_json",
+    "layout_of",
+    "load_layouts",
+    "mcnemar",
+    "pending_jobs",
+    "play_chunk",
+    "run_jobs",
+    "summarize",
+    "wilson",
+]

@@ -1,0 +1,212 @@
+"""Play many games, on all cores or on a Dask cluster, into the store.
+
+Game ``i`` of a run always gets the board seed ``derive_seed(run_seed, i)``
+(or layout ``i`` of a layout file), and every strategy of the run plays that same
+board: results do not depend on the number of workers, the backend, or the
+order in which games finish.  Work is cut into small chunks; each finished game
+is written to the store, so a killed run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+from .. import __version__
+from ..formats import read_layouts
+from ..game import Game, Layout
+from ..play import GameRecord, parse_start, play_game, start_cell
+from ..rng import derive_seed
+from ..rules import Rules
+from ..strategies import Strategy, find_strategy
+from .store import GameRow, RunSpec, Store
+
+__all__ = ["Job", "layout_of", "load_layouts", "pending_jobs", "play_chunk", "run_jobs"]
+
+CHUNK = 4  # games per task: small enough for a smooth progress bar
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game of one strategy in a run."""
+
+    strategy: str
+    game_index: int
+    layout: Layout | None = None
+
+
+def load_layouts(path: str) -> list[Layout]:
+    """Every layout of a layout file."""
+    with open(path, encoding="utf-8") as handle:
+        return list(read_layouts(handle))
+
+
+def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = None) -> Layout:
+    """The board game ``game_index`` of a run is played on."""
+    if layouts is not None:
+        return layouts[game_index]
+    rules_text, first_click = spec.point(game_index)
+    rules = Rules.from_string(rules_text, first_click=first_click)  # type: ignore[arg-type]
+    game = Game(rules, seed=derive_seed(spec.seed, game_index))
+    game.reveal(*start_cell(rules, parse_start(spec.start)))
+    assert game.layout is not None
+    return game.layout
+
+
+def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
+    """The jobs of a run not yet in the store, game by game (strategies interleaved)."""
+    layouts = load_layouts(spec.layouts) if spec.layouts else None
+    if layouts is not None and len(layouts) < spec.total_games:
+        raise ValueError(
+            f"the layout file {spec.layouts} holds {len(layouts)} boards, "
+            f"the run needs {spec.total_games}"
+        )
+    jobs = []
+    for index in range(spec.total_games):
+        for name in spec.strategies:
+            if (name, index) not in done:
+                layout = layouts[index] if layouts is not None else None
+                jobs.append(Job(name, index, layout))
+    return jobs
+
+
+# strategies built once per worker process
+_STRATEGIES: dict[str, Strategy] = {}
+
+
+def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]:
+    """Play one job and return its store row (and the full record)."""
+    rules_text, first_click = spec.point(job.game_index)
+    rules = Rules.from_string(rules_text, first_click=first_click)  # type: ignore[arg-type]
+    strategy = _STRATEGIES.get(job.strategy)
+    if strategy is None:
+        strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
+    seed = derive_seed(spec.seed, job.game_index)
+    record = play_game(
+        rules, strategy, seed=seed, start=parse_start(spec.start), layout=job.layout
+    )
+    row = GameRow(
+        run_id=run_id,
+        strategy=job.strategy,
+        game_index=job.game_index,
+        seed=seed,
+        rules=str(rules),
+        first_click=rules.first_click,
+        start=spec.start,
+        won=record.won,
+        clicks=record.clicks,
+        guesses=record.guesses,
+        bbbv=record.bbbv,
+        seconds=record.seconds,
+        opened=record.opened,
+        safe_cells=record.safe_cells,
+        version=__version__,
+    )
+    return row, record
+
+
+def play_chunk(spec_json: str, run_id: str, jobs: Sequence[Job]) -> list[GameRow]:
+    """Play a chunk of jobs (a task for a worker process or a Dask worker)."""
+    spec = RunSpec.from_json(spec_json)
+    return [play_job(spec, run_id, job)[0] for job in jobs]
+
+
+def _chunks(jobs: list[Job], size: int) -> Iterator[list[Job]]:
+    for i in range(0, len(jobs), size):
+        yield jobs[i : i + size]
+
+
+Callback = Callable[[GameRow], None]
+
+
+def run_jobs(
+    spec: RunSpec,
+    run_id: str,
+    store: Store,
+    jobs: list[Job],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    on_game: Callback | None = None,
+    chunk: int = CHUNK,
+) -> None:
+    """Play ``jobs`` and store every game as it finishes.
+
+    ``workers``: local processes (default: all cores; 1 plays in this process).
+    ``scheduler``: a Dask scheduler address (``tcp://host:port``) instead.
+    """
+    spec_json = spec.to_json()
+
+    def finish(rows: list[GameRow]) -> None:
+        store.add_games(rows)
+        if on_game is not None:
+            for row in rows:
+                on_game(row)
+
+    if scheduler is not None:
+        _run_dask(spec_json, run_id, jobs, scheduler, finish, chunk)
+        return
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        for part in _chunks(jobs, chunk):
+            finish(play_chunk(spec_json, run_id, part))
+        return
+    # fork keeps start-up cheap; each worker builds its strategies once
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        pending: set[Future[list[GameRow]]] = set()
+        parts = _chunks(jobs, chunk)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < 3 * workers:
+                part = next(parts, [])
+                if not part:
+                    exhausted = True
+                    break
+                pending.add(pool.submit(play_chunk, spec_json, run_id, part))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finish(future.result())
+
+
+def _run_dask(
+    spec_json: str,
+    run_id: str,
+    jobs: list[Job],
+    scheduler: str,
+    finish: Callable[[list[GameRow]], None],
+    chunk: int,
+) -> None:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as exc:  # pragma: no cover - dask is a declared dependency
+        raise RuntimeError("the Dask backend needs dask.distributed installed") from exc
+    try:
+        client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
+        limit = max(2, 3 * total)
+        parts = _chunks(jobs, chunk)
+        futures: Any = as_completed()  # type: ignore[no-untyped-call]
+        in_flight = 0
+        for part in parts:
+            futures.add(client.submit(play_chunk, spec_json, run_id, part, pure=False))
+            in_flight += 1
+            if in_flight >= limit:
+                break
+        for future in futures:
+            finish(future.result())
+            in_flight -= 1
+            part = next(parts, [])
+            if part:
+                futures.add(client.submit(play_chunk, spec_json, run_id, part, pure=False))
+                in_flight += 1
+    finally:
+        client.close()  # type: ignore[no-untyped-call]

@@ -1,0 +1,223 @@
+"""The results store: every game of every run in one SQLite file.
+
+Two tables: ``runs`` (what a run was asked to do, so it can be resumed) and
+``games`` (one row per game and strategy).  ``(run_id, strategy, game_index)``
+is the key of a game, so replaying a game after a crash can never count it twice.
+Writes are committed in small batches in WAL mode: a killed run loses at most the
+games of the last batch, which ``--resume`` plays again.
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as d:
+...     store = Store(os.path.join(d, "results.sqlite"))
+...     store.runs()
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GameRow", "RunSpec", "Store", "StoreError"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id      TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    created     TEXT NOT NULL,
+    spec        TEXT NOT NULL,
+    version     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    run_id      TEXT NOT NULL REFERENCES runs(run_id),
+    strategy    TEXT NOT NULL,
+    game_index  INTEGER NOT NULL,
+    seed        TEXT NOT NULL,
+    rules       TEXT NOT NULL,
+    first_click TEXT NOT NULL,
+    start       TEXT NOT NULL,
+    won         INTEGER NOT NULL,
+    clicks      INTEGER NOT NULL,
+    guesses     INTEGER NOT NULL,
+    bbbv        INTEGER NOT NULL,
+    seconds     REAL NOT NULL,
+    opened      INTEGER NOT NULL,
+    safe_cells  INTEGER NOT NULL,
+    version     TEXT NOT NULL,
+    extra       TEXT,
+    PRIMARY KEY (run_id, strategy, game_index)
+);
+"""
+
+
+class StoreError(ValueError):
+    """A store that cannot be opened or a run that does not exist."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything needed to (re)play a run exactly."""
+
+    rules: str  # WxHxM
+    first_click: str
+    start: str  # "corner", "center" or "r,c"
+    strategies: tuple[str, ...]
+    games: int
+    seed: int
+    layouts: str | None = None  # path of a layout file, if boards are fixed
+    noise: str | None = None
+    # a sweep: several (rules, first_click) points, ``games`` games each
+    points: tuple[tuple[str, str], ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def total_games(self) -> int:
+        """Games per strategy over the whole run."""
+        return self.games * max(1, len(self.points))
+
+    def point(self, game_index: int) -> tuple[str, str]:
+        """``(rules, first_click)`` of a game of this run."""
+        if not self.points:
+            return (self.rules, self.first_click)
+        return self.points[game_index // self.games]
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["strategies"] = list(self.strategies)
+        data["points"] = [list(p) for p in self.points]
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> RunSpec:
+        data = json.loads(text)
+        data["strategies"] = tuple(data["strategies"])
+        data["points"] = tuple(tuple(p) for p in data.get("points", ()))
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game."""
+
+    run_id: str
+    strategy: str
+    game_index: int
+    seed: int
+    rules: str
+    first_click: str
+    start: str
+    won: bool
+    clicks: int
+    guesses: int
+    bbbv: int
+    seconds: float
+    opened: int
+    safe_cells: int
+    version: str
+    extra: str | None = None
+
+
+class Store:
+    """A SQLite file of runs and games.  Not shared between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot use {self.path} as a results store: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ runs
+    def new_run(self, kind: str, spec: RunSpec, version: str) -> str:
+        """Record a new run and return its id (``r1``, ``r2``, ...)."""
+        with self.db:
+            row = self.db.execute(
+                "SELECT COALESCE(MAX(CAST(SUBSTR(run_id, 2) AS INTEGER)), 0) FROM runs "
+                "WHERE run_id GLOB 'r[0-9]*'"
+            ).fetchone()
+            run_id = f"r{int(row[0]) + 1}"
+            self.db.execute(
+                "INSERT INTO runs (run_id, kind, created, spec, version) VALUES (?, ?, ?, ?, ?)",
+                (run_id, kind, time.strftime("%Y-%m-%d %H:%M:%S"), spec.to_json(), version),
+            )
+        return run_id
+
+    def run_spec(self, run_id: str) -> tuple[str, RunSpec]:
+        """``(kind, spec)`` of a stored run."""
+        row = self.db.execute(
+            "SELECT kind, spec FROM runs WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            known = ", ".join(r[0] for r in self.db.execute("SELECT run_id FROM runs"))
+            raise StoreError(
+                f"no run {run_id!r} in {self.path}" + (f" (runs: {known})" if known else "")
+            )
+        return row[0], RunSpec.from_json(row[1])
+
+    def runs(self) -> list[tuple[str, str, str, RunSpec]]:
+        """``(run_id, kind, created, spec)`` of every run, oldest first."""
+        rows = self.db.execute(
+            "SELECT run_id, kind, created, spec FROM runs ORDER BY created, "
+            "CAST(SUBSTR(run_id, 2) AS INTEGER)"
+        ).fetchall()
+        return [(r[0], r[1], r[2], RunSpec.from_json(r[3])) for r in rows]
+
+    # ----------------------------------------------------------------- games
+    def add_games(self, rows: Iterable[GameRow]) -> int:
+        """Insert games (ignoring ones already stored); returns how many were new."""
+        values = [
+            (
+                r.run_id, r.strategy, r.game_index, str(r.seed), r.rules, r.first_click, r.start,
+                int(r.won), r.clicks, r.guesses, r.bbbv, r.seconds, r.opened, r.safe_cells,
+                r.version, r.extra,
+            )
+            for r in rows
+        ]
+        with self.db:
+            before = self.db.total_changes
+            self.db.executemany(
+                f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 16)})",
+                values,
+            )
+            return self.db.total_changes - before
+
+    def done(self, run_id: str) -> set[tuple[str, int]]:
+        """``(strategy, game_index)`` pairs already stored for a run."""
+        return {
+            (r[0], r[1])
+            for r in self.db.execute(
+                "SELECT strategy, game_index FROM games WHERE run_id = ?", (run_id,)
+            )
+        }
+
+    def games(self, run_id: str, strategy: str | None = None) -> Iterator[GameRow]:
+        """Stored games of a run, by strategy then game index."""
+        query = "SELECT * FROM games WHERE run_id = ?"
+        args: tuple[Any, ...] = (run_id,)
+        if strategy is not None:
+            query += " AND strategy = ?"
+            args += (strategy,)
+        for row in self.db.execute(query + " ORDER BY strategy, game_index", args):
+            yield GameRow(
+                run_id=row[0], strategy=row[1], game_index=row[2], seed=int(row[3]),
+                rules=row[4], first_click=row[5], start=row[6], won=bool(row[7]),
+                clicks=row[8], guesses=row[9], bbbv=row[10], seconds=row[11], opened=row[12],
+                safe_cells=row[13], version=row[14], extra=row[15],
+            )

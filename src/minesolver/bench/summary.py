@@ -1,0 +1,73 @@
+"""Figures of a run: win rate with its interval, guesses, time; paired comparisons.
+
+>>> from minesolver.bench.store import GameRow
+>>> rows = [GameRow("r1", "tank", i, i, "9x9x10", "safe", "corner", i % 2 == 0, 5, 1, 10,
+...                 0.01, 60, 71, "0") for i in range(10)]
+>>> s = summarize(rows)
+>>> s["games"], s["wins"], s["win_rate"]
+(10, 5, 0.5)
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from .stats import Mcnemar, mcnemar, wilson
+from .store import GameRow
+
+__all__ = ["compare", "summarize"]
+
+
+def summarize(rows: Sequence[GameRow]) -> dict[str, Any]:
+    """Summary of one strategy's games (all rows share the strategy)."""
+    n = len(rows)
+    wins = sum(1 for r in rows if r.won)
+    lo, hi = wilson(wins, n)
+    ms = [r.seconds * 1000 for r in rows]
+    out: dict[str, Any] = {
+        "strategy": rows[0].strategy if rows else None,
+        "games": n,
+        "wins": wins,
+        "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi],
+        "guesses_per_game": statistics.fmean(r.guesses for r in rows) if rows else 0.0,
+        "needs_guess": sum(1 for r in rows if r.guesses > 0) / n if n else 0.0,
+        "open_rate": statistics.fmean(r.opened / r.safe_cells for r in rows) if rows else 0.0,
+        "ms_per_game_mean": statistics.fmean(ms) if ms else 0.0,
+        "ms_per_game_median": statistics.median(ms) if ms else 0.0,
+        "ms_per_game_p95": _quantile(ms, 0.95),
+        "bbbv_mean": statistics.fmean(r.bbbv for r in rows) if rows else 0.0,
+    }
+    return out
+
+
+def _quantile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def compare(a: Sequence[GameRow], b: Sequence[GameRow]) -> Mcnemar:
+    """McNemar comparison of two strategies on the games both played."""
+    won_b = {r.game_index: r.won for r in b}
+    pairs = [(r.won, won_b[r.game_index]) for r in a if r.game_index in won_b]
+    a_only = sum(1 for x, y in pairs if x and not y)
+    b_only = sum(1 for x, y in pairs if y and not x)
+    return mcnemar(a_only, b_only, len(pairs))
+
+
+def comparison_json(name_a: str, name_b: str, result: Mcnemar) -> dict[str, Any]:
+    """A comparison as the JSON the CLI prints."""
+    return {
+        "a": name_a,
+        "b": name_b,
+        "games": result.games,
+        "a_only": result.a_only,
+        "b_only": result.b_only,
+        "diff": result.diff,
+        "ci95": list(result.ci95),
+        "p_value": result.p_value,
+    }

@@ -1,0 +1,134 @@
+"""Multi-record and binary board formats: MBF boards and layout files.
+
+* **MBF** (Minesweeper Board Format, used by Arbiter, Viennasweeper and
+  JSMinesweeper): byte 0 width, byte 1 height, bytes 2-3 the mine count
+  big-endian, then one ``(x, y)`` byte pair per mine, ``x`` the column and ``y``
+  the row.
+* **Layout files**: JSON lines, one board per line,
+  ``{"width": W, "height": H, "mines": [row * W + col, ...]}``; used to replay the
+  very same boards in two solvers.
+
+>>> layout = Layout(3, 2, (0, 5))
+>>> read_mbf(write_mbf(layout)) == layout
+True
+>>> next(read_layouts(layout_line(layout)))
+Layout(width=3, height=2, mines=(0, 5))
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from .game import Layout
+from .rules import RulesError
+
+__all__ = [
+    "FormatError",
+    "layout_line",
+    "read_layouts",
+    "read_mbf",
+    "write_layouts",
+    "write_mbf",
+]
+
+
+class FormatError(ValueError):
+    """Bytes or text that are not a valid board file."""
+
+
+def read_mbf(data: bytes) -> Layout:
+    """Read an MBF board.
+
+    >>> read_mbf(bytes([2, 1, 0, 1, 1, 0]))
+    Layout(width=2, height=1, mines=(1,))
+    """
+    if len(data) < 4:
+        raise FormatError(f"MBF data too short: {len(data)} bytes, need at least 4")
+    width, height = data[0], data[1]
+    count = int.from_bytes(data[2:4], "big")
+    if width == 0 or height == 0:
+        raise FormatError(f"MBF board size must be positive, got {width}x{height}")
+    expected = 4 + 2 * count
+    if len(data) < expected:
+        raise FormatError(
+            f"MBF header says {count} mines ({expected} bytes) but the data has {len(data)} bytes"
+        )
+    mines = []
+    for k in range(count):
+        x, y = data[4 + 2 * k], data[5 + 2 * k]
+        if x >= width or y >= height:
+            raise FormatError(f"MBF mine {k + 1} at x={x}, y={y} is off the {width}x{height} board")
+        mines.append(y * width + x)
+    if len(set(mines)) != len(mines):
+        raise FormatError("MBF data lists the same mine twice")
+    try:
+        return Layout(width, height, tuple(sorted(mines)))
+    except RulesError as exc:  # pragma: no cover - checked above
+        raise FormatError(str(exc)) from exc
+
+
+def write_mbf(layout: Layout) -> bytes:
+    """Write an MBF board (boards up to 255x255 and 65535 mines)."""
+    if layout.width > 255 or layout.height > 255:
+        raise FormatError(f"MBF holds boards up to 255x255, not {layout.width}x{layout.height}")
+    if len(layout.mines) > 0xFFFF:
+        raise FormatError(f"MBF holds up to 65535 mines, not {len(layout.mines)}")
+    out = bytearray([layout.width, layout.height])
+    out += len(layout.mines).to_bytes(2, "big")
+    for m in layout.mines:
+        row, col = divmod(m, layout.width)
+        out += bytes([col, row])
+    return bytes(out)
+
+
+def layout_line(layout: Layout) -> str:
+    """One layout as a JSON line (with its newline)."""
+    return (
+        json.dumps({"width": layout.width, "height": layout.height, "mines": list(layout.mines)})
+        + "\n"
+    )
+
+
+def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
+    """Read a layout file (text or an open text file), one board per non-blank line."""
+    lines: Iterable[str] = source.splitlines() if isinstance(source, str) else source
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"layout line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise FormatError(
+                f"layout line {number}: expected an object, got {line.strip()[:40]!r}"
+            )
+        try:
+            width, height, mines = record["width"], record["height"], record["mines"]
+        except KeyError as exc:
+            raise FormatError(f"layout line {number}: missing key {exc.args[0]!r}") from None
+        if not (
+            isinstance(width, int)
+            and isinstance(height, int)
+            and isinstance(mines, list)
+            and all(isinstance(m, int) and not isinstance(m, bool) for m in mines)
+        ):
+            raise FormatError(
+                f"layout line {number}: width and height must be integers and mines a list "
+                "of integers"
+            )
+        try:
+            yield Layout(width, height, tuple(sorted(mines)))
+        except RulesError as exc:
+            raise FormatError(f"layout line {number}: {exc}") from None
+
+
+def write_layouts(layouts: Iterable[Layout], out: IO[str]) -> int:
+    """Write layouts as JSON lines; returns how many were written."""
+    n = 0
+    for layout in layouts:
+        out.write(layout_line(layout))
+        n += 1
+    return n

@@ -1,0 +1,174 @@
+"""One game: a :class:`~minesolver.game.Game` played by a strategy, start to end.
+
+The first click goes to the start cell (``corner`` is ``(0, 0)``, ``center`` the
+middle cell, or any ``(row, col)``); after that the strategy chooses every move.
+An optional observer sees every step (for ``--show``, GIFs and logs).
+
+>>> from minesolver.rules import BEGINNER
+>>> from minesolver.strategies import find_strategy
+>>> record = play_game(BEGINNER, find_strategy("tank"), seed=3)
+>>> record.won, record.strategy
+(True, 'tank')
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .analysis import Analysis
+from .game import Game, Layout
+from .position import Position
+from .rng import derive_seed
+from .rules import Rules, RulesError
+from .strategies import Move, Strategy, StrategyError
+
+__all__ = ["GameRecord", "Start", "Step", "parse_start", "play_game", "start_cell"]
+
+Start = Literal["corner", "center"] | tuple[int, int]
+
+# salt for the strategy's own seed, so it never equals the board's seed
+_STRATEGY_SALT = 0x5EED
+
+
+def parse_start(text: str) -> Start:
+    """``corner``, ``center`` (or ``centre``), or ``ROW,COL``.
+
+    >>> parse_start("3,4"), parse_start("corner")
+    ((3, 4), 'corner')
+    """
+    key = text.strip().lower()
+    if key in ("corner", "center", "centre"):
+        return "center" if key == "centre" else key  # type: ignore[return-value]
+    match = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", key)
+    if match is None:
+        raise RulesError(f"cannot read start {text!r}: expected corner, center or ROW,COL")
+    return (int(match.group(1)), int(match.group(2)))
+
+
+def start_cell(rules: Rules, start: Start) -> tuple[int, int]:
+    """The ``(row, col)`` of a start on these rules' board."""
+    if start == "corner":
+        return (0, 0)
+    if start == "center":
+        return (rules.height // 2, rules.width // 2)
+    row, col = start
+    if not (0 <= row < rules.height and 0 <= col < rules.width):
+        raise RulesError(f"start ({row}, {col}) is off the {rules.width}x{rules.height} board")
+    return (row, col)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What happened in one turn: the position seen, the moves, the cells opened."""
+
+    index: int
+    position: Position
+    moves: list[Move]
+    analysis: Analysis | None
+    opened: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The outcome of one game."""
+
+    rules: Rules
+    strategy: str
+    seed: int
+    start: tuple[int, int]
+    won: bool
+    clicks: int
+    guesses: int
+    bbbv: int
+    seconds: float
+    opened: int  # safe cells opened
+    safe_cells: int
+    layout: Layout = field(repr=False)
+    final: Position = field(repr=False)  # what the player saw at the end
+    risks: tuple[float, ...] = field(default=(), repr=False)  # mine risk of each guess
+
+
+Observer = Callable[[Step], None]
+
+
+def play_game(
+    rules: Rules,
+    strategy: Strategy,
+    *,
+    seed: int,
+    start: Start = "corner",
+    layout: Layout | None = None,
+    observer: Observer | None = None,
+) -> GameRecord:
+    """Play one game to its end and return its record.
+
+    With ``layout`` the board is fixed (the first click then gets no protection
+    beyond what the layout happens to give); otherwise ``seed`` lays the mines.
+    """
+    t0 = time.perf_counter()
+    if layout is not None:
+        if (layout.width, layout.height) != (rules.width, rules.height):
+            raise RulesError(
+                f"layout is {layout.width}x{layout.height} but the rules say "
+                f"{rules.width}x{rules.height}"
+            )
+        game = Game.from_layout(layout, first_click=rules.first_click)
+    else:
+        game = Game(rules, seed=seed)
+    game_rules = game.rules
+    strategy.new_game(game_rules, derive_seed(seed, _STRATEGY_SALT))
+    first = start_cell(rules, start)
+    before = game.position()
+    opened = game.reveal(*first)
+    guesses = 1 if rules.first_click == "none" else 0
+    risks: list[float] = []
+    if observer is not None:
+        observer(Step(0, before, [Move(first, reason="first")], None, opened))
+    step = 0
+    while not game.is_over:
+        step += 1
+        position = game.position()
+        moves = strategy.moves(position)
+        if not moves:
+            raise StrategyError(f"{strategy.name} returned no move")
+        opened = []
+        changed = False
+        for move in moves:
+            if move.action == "flag":
+                changed |= game.flag(*move.cell)
+                continue
+            got = game.reveal(*move.cell)
+            if got:
+                changed = True
+                opened.extend(got)
+                if move.reason != "deduction" and (move.probability or 0.0) > 0.0:
+                    guesses += 1
+                    risks.append(move.probability or 0.0)
+            if game.is_over:
+                break
+        if observer is not None:
+            observer(Step(step, position, moves, strategy.last_analysis, opened))
+        if not changed:
+            raise StrategyError(f"{strategy.name} chose moves that change nothing: {moves[:3]}")
+    final = game.layout
+    assert final is not None
+    return GameRecord(
+        rules=rules,
+        strategy=strategy.label,
+        seed=seed,
+        start=first,
+        won=game.is_won,
+        clicks=game.clicks,
+        guesses=guesses,
+        bbbv=game.bbbv(),
+        seconds=time.perf_counter() - t0,
+        opened=rules.cells - len(final.mines) - game.safe_left,
+        safe_cells=rules.cells - len(final.mines),
+        layout=final,
+        final=game.position(),
+        risks=tuple(risks),
+    )

@@ -1,0 +1,173 @@
+"""What a strategy is, what it returns, and the registry that finds one by name.
+
+A strategy sees only what a player sees (a :class:`~minesolver.position.Position`)
+and returns the next moves.  Strategies register themselves with
+:func:`register`, exactly as an outside plug-in would, and are found with
+:func:`find_strategy`.
+
+>>> find_strategy("tank").name
+'tank'
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from ..analysis import Analysis
+from ..position import Position
+from ..rng import SplitMix64
+from ..rules import Rules
+
+__all__ = [
+    "STRATEGIES",
+    "Move",
+    "Reason",
+    "Strategy",
+    "StrategyError",
+    "find_strategy",
+    "register",
+]
+
+Reason = Literal["first", "deduction", "guess", "forced", "endgame"]
+
+
+class StrategyError(ValueError):
+    """An unknown strategy name, or a strategy that cannot move."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move: open (``reveal``) or ``flag`` a cell, and why.
+
+    ``probability`` is the cell's mine probability when chosen (0 for a
+    deduction); ``win_chance`` is the exact chance to win from here when an
+    endgame search chose the move.
+
+    >>> Move((2, 3), reason="guess", probability=0.25)
+    Move(cell=(2, 3), action='reveal', reason='guess', probability=0.25, win_chance=None)
+    """
+
+    cell: tuple[int, int]
+    action: Literal["reveal", "flag"] = "reveal"
+    reason: Reason = "deduction"
+    probability: float | None = None
+    win_chance: float | None = None
+
+    def describe(self) -> str:
+        """One line for people: ``open (3, 4): guess at 12.5%``."""
+        verb = "open" if self.action == "reveal" else "flag"
+        text = f"{verb} {self.cell}: {self.reason}"
+        if self.reason in ("guess", "forced", "endgame") and self.probability is not None:
+            text += f" at {self.probability:.1%} mine risk"
+        if self.win_chance is not None:
+            text += f", win chance {self.win_chance:.1%}"
+        return text
+
+
+class Strategy(ABC):
+    """Base class: pick moves for a position.
+
+    Subclasses set ``name`` and ``summary`` and implement :meth:`moves`.  A
+    strategy may keep state within a game; :meth:`new_game` resets it and
+    reseeds its random generator, so the same game seed replays the same game.
+    """
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self.label = self.name  # name plus options, as given to find_strategy
+        self.rng = SplitMix64(0)
+        self.rules: Rules | None = None
+        self.last_analysis: Analysis | None = None
+
+    def new_game(self, rules: Rules, seed: int) -> None:
+        """Forget the previous game; ``seed`` drives tie-breaks and sampling."""
+        self.rules = rules
+        self.rng = SplitMix64(seed)
+        self.last_analysis = None
+
+    @abstractmethod
+    def moves(self, position: Position) -> list[Move]:
+        """The next moves for ``position`` (at least one while cells are covered)."""
+
+    def choice(self, items: list[tuple[int, int]]) -> tuple[int, int]:
+        """A seeded uniform pick, for tie-breaks."""
+        return items[self.rng.below(len(items))]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+STRATEGIES: dict[str, type[Strategy]] = {}
+
+
+def register(cls: type[Strategy]) -> type[Strategy]:
+    """Class decorator: make a strategy findable by its ``name``."""
+    if not cls.name:
+        raise StrategyError(f"{cls.__name__} has no name")
+    STRATEGIES[cls.name] = cls
+    return cls
+
+
+def find_strategy(name: str) -> Strategy:
+    """A new instance of the strategy called ``name``.
+
+    Options follow a colon, comma separated: ``best:endgame=off,cutoff=0.8``
+    (booleans take on/off, true/false, 1/0).
+
+    >>> find_strategy("nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    minesolver.strategies.base.StrategyError: unknown strategy 'nope': expected one of best, ...
+    """
+    from . import _load_builtins
+
+    _load_builtins()
+    base, _, opts = name.partition(":")
+    cls = STRATEGIES.get(base.strip())
+    if cls is None:
+        names = ", ".join(sorted(STRATEGIES))
+        raise StrategyError(f"unknown strategy {base!r}: expected one of {names}")
+    kwargs = _parse_options(cls, opts) if opts.strip() else {}
+    strategy = cls(**kwargs)
+    strategy.label = name if opts.strip() else cls.name
+    return strategy
+
+
+def _parse_options(cls: type[Strategy], text: str) -> dict[str, object]:
+    import inspect
+
+    params = {
+        p.name: p
+        for p in inspect.signature(cls.__init__).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    out: dict[str, object] = {}
+    for item in text.split(","):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if key not in params:
+            known = ", ".join(params) or "none"
+            raise StrategyError(f"strategy {cls.name} has no option {key!r} (options: {known})")
+        if not sep:
+            raise StrategyError(f"option {key!r} of {cls.name} needs a value: {key}=...")
+        default = params[key].default
+        try:
+            if isinstance(default, bool):
+                lowered = value.lower()
+                if lowered not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(value)
+                out[key] = lowered in ("on", "true", "1", "yes")
+            elif isinstance(default, int):
+                out[key] = int(value)
+            elif isinstance(default, float):
+                out[key] = float(value)
+            else:
+                out[key] = value
+        except ValueError:
+            raise StrategyError(
+                f"option {key}={value!r} of {cls.name}: expected {type(default).__name__}"
+            ) from None
+    return out

@@ -1,0 +1,120 @@
+"""The floor and the classic naive baselines.
+
+* ``random``: a uniformly random covered cell that is not a proven mine.
+* ``max-constraint`` / ``mean-constraint``: open what the trivial and subset rules
+  prove safe; otherwise estimate each cell's risk from the clues around it, each
+  clue spreading the mines it still needs evenly over its covered neighbours, a
+  cell's risk being the max (resp. mean) of these shares; cells away from clues
+  get the mines left divided by the covered cells left.  The lowest risk is
+  opened (seeded random tie-break).  These are the baselines of the early
+  CSP-solver literature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..analysis import Analysis, analyze
+from ..analysis.deduce import deduce
+from ..position import COVERED, FLAG, MINE, Position
+from ..rules import neighbour_table, neighbours
+from .base import Move, Strategy, register
+
+__all__ = ["MaxConstraint", "MeanConstraint", "RandomStrategy"]
+
+
+def not_proven_mines(position: Position, analysis: Analysis) -> list[tuple[int, int]]:
+    """Covered, unflagged cells the exact analysis does not prove to be mines."""
+    out = []
+    for r, c in position.covered_cells():
+        num, den = analysis.exact(r * position.width + c)
+        if num != den:
+            out.append((r, c))
+    return out
+
+
+@register
+class RandomStrategy(Strategy):
+    """Open a random covered cell (never a proven mine): the floor."""
+
+    name = "random"
+    summary = "a random covered cell that is not a proven mine (the floor)"
+
+    def moves(self, position: Position) -> list[Move]:
+        analysis = analyze(position)
+        self.last_analysis = analysis
+        cell = self.choice(not_proven_mines(position, analysis))
+        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+
+
+def _max(values: list[float]) -> float:
+    return max(values)
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+class _ConstraintStrategy(Strategy):
+    combine: Callable[[list[float]], float]
+
+    def moves(self, position: Position) -> list[Move]:
+        found = deduce(position)
+        if found.safe:
+            return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
+        risk = naive_risk(position, {r * position.width + c for r, c in found.mines}, self.combine)
+        analysis = analyze(position)  # only to never open a proven mine
+        self.last_analysis = analysis
+        allowed = not_proven_mines(position, analysis)
+        best = min(risk[cell] for cell in allowed)
+        ties = [cell for cell in allowed if risk[cell] <= best + 1e-12]
+        cell = self.choice(ties)
+        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+
+
+def naive_risk(
+    position: Position, known_mines: set[int], combine: Callable[[list[float]], float]
+) -> np.ndarray:
+    """Per-cell naive risk estimate (see the module docstring); shape ``(h, w)``."""
+    w, h = position.width, position.height
+    cells = position.cells
+    table = neighbour_table(w, h)
+    shares: dict[int, list[float]] = {}
+    for i, code in enumerate(cells):
+        if code > 8:
+            continue
+        around = table[i] if table is not None else neighbours(i, w, h)
+        unknown = [j for j in around if cells[j] == COVERED and j not in known_mines]
+        if not unknown:
+            continue
+        flagged = sum(1 for j in around if cells[j] in (FLAG, MINE) or j in known_mines)
+        share = max(0.0, (code - flagged) / len(unknown))
+        for j in unknown:
+            shares.setdefault(j, []).append(share)
+    covered = [i for i, code in enumerate(cells) if code == COVERED and i not in known_mines]
+    left = position.mines - position.flag_count - len(known_mines)
+    default = left / len(covered) if covered else 0.0
+    risk = np.ones(w * h)
+    for i in covered:
+        risk[i] = combine(shares[i]) if i in shares else default
+    return risk.reshape(h, w)
+
+
+@register
+class MaxConstraint(_ConstraintStrategy):
+    """Naive baseline: a cell's risk is the largest share among its clues."""
+
+    name = "max-constraint"
+    summary = "deductions, else the cell whose largest per-clue mine share is lowest"
+    combine = staticmethod(_max)
+
+
+@register
+class MeanConstraint(_ConstraintStrategy):
+    """Naive baseline: a cell's risk is the mean share of its clues."""
+
+    name = "mean-constraint"
+    summary = "deductions, else the cell whose mean per-clue mine share is lowest"
+    combine = staticmethod(_mean)

@@ -1,0 +1,296 @@
+"""``best``: minesolver's strongest strategy.
+
+Ideas, each switchable for measurement (``--strategy best:endgame=off`` etc.;
+their measured effect is in ``docs/benchmarks.md``):
+
+1. **Deductions first.**  Exact probabilities; every certainly-safe cell is opened
+   before any risk is taken.  Never opens a proven mine.
+2. **Endgame search** (``endgame``).  When at most ``endgame_layouts`` layouts
+   remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
+   the highest exact chance of winning, information included.
+3. **Forced 50/50s first** (``forced``).  Two cells holding exactly one mine,
+   with no other unknown cell around them or their clues, can never be told
+   apart: the guess is unavoidable, so it is taken at once (it then costs no
+   information that another guess could have used).
+4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
+   within ``cutoff`` of the safest, each is scored by what happens *after* it:
+   for every number it may show, the exact chance of that number and the safety
+   of the best next move in the resulting position (1 when it yields a
+   certainly-safe cell), blended 4:1 with the second-best next move.  The score
+   is the chance of surviving this guess and the next one.  It rewards cells
+   likely to give progress (a zero, new safe cells) and penalises cells that
+   lead into bad guesses.
+5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
+   no information; it is chosen only when nothing else is as safe.
+6. **Off-front candidates** (``off_edge``).  Cells away from the clues join the
+   candidates when nearly as safe, preferring corners and edges (fewer covered
+   neighbours, so more zeros).
+
+>>> from minesolver.rules import BEGINNER
+>>> from minesolver.play import play_game
+>>> play_game(BEGINNER, Best(), seed=3).won
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..analysis import Analysis, InconsistentPositionError, analyze
+from ..position import COVERED, FLAG, MINE, Position
+from ..rules import neighbour_table, neighbours
+from .base import Move, Strategy, register
+from .endgame import best_endgame_move
+
+__all__ = ["Best", "forced_guess"]
+
+
+@dataclass
+class _Scored:
+    cell: int
+    safety: float
+    score: float = 0.0
+    dead: bool = False
+    pruned: bool = False
+
+
+@register
+class Best(Strategy):
+    """Exact probabilities plus endgame search, forced guesses and lookahead."""
+
+    name = "best"
+    summary = "exact + endgame search + forced 50/50s first + lookahead tie-break"
+
+    def __init__(
+        self,
+        *,
+        endgame: bool = True,
+        endgame_layouts: int = 300,
+        forced: bool = True,
+        lookahead: bool = True,
+        dead: bool = True,
+        off_edge: bool = True,
+        cutoff: float = 0.9,
+    ) -> None:
+        super().__init__()
+        self.endgame = endgame
+        self.endgame_layouts = endgame_layouts
+        self.forced = forced
+        self.lookahead = lookahead
+        self.dead = dead
+        self.off_edge = off_edge
+        self.cutoff = cutoff
+
+    def moves(self, position: Position) -> list[Move]:
+        analysis = analyze(position)
+        self.last_analysis = analysis
+        if analysis.safe:
+            return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
+        w = position.width
+        if self.endgame and analysis.solutions <= self.endgame_layouts:
+            result = best_endgame_move(position, max_layouts=self.endgame_layouts)
+            if result is not None:
+                return [
+                    Move(
+                        result.cell,
+                        reason="endgame",
+                        probability=1.0 - result.safety,
+                        win_chance=result.win_chance,
+                    )
+                ]
+        if self.forced:
+            pair = forced_guess(position, analysis)
+            if pair is not None:
+                cell = divmod(pair, w)
+                return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
+        candidates = self._candidates(position, analysis)
+        if self.lookahead and len(candidates) > 1:
+            chosen = self._lookahead(position, analysis, candidates)
+        else:
+            best = max(c.safety for c in candidates)
+            chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
+        cell = divmod(chosen.cell, w)
+        return [Move(cell, reason="guess", probability=1.0 - chosen.safety)]
+
+    def rng_pick(self, items: list[_Scored]) -> _Scored:
+        return items[self.rng.below(len(items))]
+
+    # ---------------------------------------------------------------- candidates
+    def _candidates(self, position: Position, analysis: Analysis) -> list[_Scored]:
+        cells = position.cells
+        w, h = position.width, position.height
+        table = neighbour_table(w, h)
+        prob = analysis.prob.ravel().tolist()
+        covered = [i for i, code in enumerate(cells) if code == COVERED and prob[i] < 1.0]
+        best = max(1.0 - prob[i] for i in covered)
+        on_front: set[int] = set()
+        for f in analysis.fronts:
+            on_front.update(r * w + c for r, c in f.cells)
+        out: list[_Scored] = []
+        off: list[int] = []
+        for i in covered:
+            safety = 1.0 - prob[i]
+            if i in on_front:
+                if safety >= best * self.cutoff:
+                    out.append(_Scored(i, safety))
+            else:
+                off.append(i)
+        if off:
+            safety = 1.0 - prob[off[0]]
+            if not out or not self.off_edge:
+                if safety >= best * self.cutoff or not out:
+                    # the fewer covered neighbours, the likelier a zero
+                    def covered_around(i: int) -> int:
+                        around = table[i] if table is not None else neighbours(i, w, h)
+                        return sum(1 for j in around if cells[j] == COVERED)
+
+                    fewest = min(covered_around(i) for i in off)
+                    out.extend(_Scored(i, safety) for i in off if covered_around(i) == fewest)
+            elif safety >= best * 0.95:
+                out.extend(_Scored(i, safety) for i in _off_edge_picks(position, off, on_front))
+        return out
+
+    # ---------------------------------------------------------------- lookahead
+    def _lookahead(
+        self, position: Position, analysis: Analysis, candidates: list[_Scored]
+    ) -> _Scored:
+        candidates.sort(key=lambda c: -c.safety)
+        best: _Scored | None = None
+        for cand in candidates:
+            if best is not None and not best.dead and cand.safety <= best.score:
+                cand.pruned = True
+                continue
+            self._score(position, analysis, cand, None if best is None or best.dead else best.score)
+            if cand.pruned:
+                continue
+            if best is None or _better(cand, best, self.dead):
+                best = cand
+        assert best is not None
+        return best
+
+    def _score(
+        self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None
+    ) -> None:
+        w, h = position.width, position.height
+        cells = position.cells
+        i = cand.cell
+        around = neighbour_table(w, h)
+        nbrs = around[i] if around is not None else neighbours(i, w, h)
+        known = sum(1 for j in nbrs if cells[j] in (FLAG, MINE))
+        unknown = [j for j in nbrs if cells[j] == COVERED]
+        certain = sum(1 for j in unknown if analysis.exact(j)[0] == analysis.exact(j)[1])
+        total = analysis.solutions
+        left = cand.safety
+        score = 0.0
+        values = 0
+        for v in range(known + certain, known + len(unknown) + 1):
+            if bar is not None and score + left <= bar:
+                cand.pruned = True
+                cand.score = score + left
+                return
+            try:
+                after = analyze(position.with_cells([(i, v)]))
+            except InconsistentPositionError:
+                continue
+            p_v = after.solutions / total
+            left -= p_v
+            values += 1
+            score += p_v * _blended_safety(after)
+        cand.score = score
+        cand.dead = values <= 1
+
+
+def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
+    if avoid_dead and a.dead != b.dead:
+        return not a.dead
+    if abs(a.score - b.score) > 1e-12:
+        return a.score > b.score
+    return a.safety > b.safety
+
+
+def _blended_safety(analysis: Analysis) -> float:
+    """Safety of the best next move, blended 4:1 with the second best."""
+    safe = len(analysis.safe)
+    if safe >= 2:
+        return 1.0
+    position = analysis.position
+    prob = analysis.prob.ravel()
+    cells = position.cells
+    covered = sorted(
+        1.0 - float(prob[i]) for i, code in enumerate(cells) if code == COVERED and prob[i] < 1.0
+    )
+    if not covered:
+        return 1.0
+    s1 = covered[-1]
+    s2 = covered[-2] if len(covered) > 1 else s1
+    return (4 * s1 + s2) / 5
+
+
+def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:
+    """Off-front cells worth a look: all when few, else corner-like cells and cells
+    two steps from the revealed area (they may open next to it)."""
+    if len(off) <= 30:
+        return off
+    w, h = position.width, position.height
+    cells = position.cells
+    picks = []
+    for i in off:
+        around = neighbours(i, w, h)
+        covered = sum(1 for j in around if cells[j] == COVERED)
+        if covered < 4:
+            picks.append(i)
+            continue
+        r, c = divmod(i, w)
+        for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < h and 0 <= cc < w and cells[rr * w + cc] <= 8:
+                picks.append(i)
+                break
+    return picks or off[:30]
+
+
+def forced_guess(position: Position, analysis: Analysis) -> int | None:
+    """A cell of an unavoidable 50/50, or ``None``.
+
+    Two unknown cells ``a`` and ``b`` form one when a clue's only uncertain
+    neighbours are exactly ``a`` and ``b`` and it needs one more mine, and no
+    uncertain cell other than ``a`` and ``b`` touches either of them or any clue
+    next to them: nothing but opening one of them can ever tell them apart.
+    """
+    w, h = position.width, position.height
+    cells = position.cells
+    table = neighbour_table(w, h)
+
+    def around(i: int) -> tuple[int, ...] | list[int]:
+        return table[i] if table is not None else neighbours(i, w, h)
+
+    def uncertain(j: int) -> bool:
+        if cells[j] != COVERED:
+            return False
+        num, den = analysis.exact(j)
+        return 0 < num < den
+
+    for i, code in enumerate(cells):
+        if code > 8:
+            continue
+        unsure = [j for j in around(i) if uncertain(j)]
+        if len(unsure) != 2:
+            continue
+        a, b = unsure
+        pair = {a, b}
+        ok = True
+        for x in pair:
+            for y in around(x):
+                if y in pair:
+                    continue
+                if uncertain(y):
+                    ok = False
+                    break
+                if cells[y] <= 8 and any(uncertain(z) and z not in pair for z in around(y)):
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            return a
+    return None
