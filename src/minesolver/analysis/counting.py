@@ -31,10 +31,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+from ..rng import SplitMix64
 from .fronts import Front
 from .system import InconsistentPositionError
 
-__all__ = ["FrontCount", "count_front", "pack", "unpack"]
+__all__ = [
+    "FrontCount",
+    "below_big",
+    "count_front",
+    "pack",
+    "sample_front",
+    "unpack",
+    "weighted_index",
+]
 
 _SLOT = 4  # bits per open clue in a state
 _NIBBLE = (1 << _SLOT) - 1
@@ -236,3 +245,57 @@ def count_front(front: Front) -> FrontCount:
 def _name_clues(front: Front, ks: list[int]) -> str:
     names = [f"the clue at {front.coords(front.clues[k].at)}" for k in ks[:3]]
     return " and ".join(names)
+
+
+def below_big(rng: SplitMix64, n: int) -> int:
+    """A uniform integer in ``[0, n)`` for any positive ``n`` (exact, by rejection)."""
+    if n <= 0:
+        raise ValueError(f"below_big() needs a positive bound, got {n}")
+    bits = n.bit_length()
+    words = (bits + 63) // 64
+    while True:
+        x = 0
+        for _ in range(words):
+            x = (x << 64) | rng.next64()
+        x >>= words * 64 - bits
+        if x < n:
+            return x
+
+
+def weighted_index(rng: SplitMix64, weights: list[int]) -> int:
+    """Index ``i`` with probability ``weights[i] / sum(weights)``, exactly."""
+    total = sum(weights)
+    pick = below_big(rng, total)
+    for i, w in enumerate(weights):
+        if pick < w:
+            return i
+        pick -= w
+    raise AssertionError("unreachable: pick below total")
+
+
+def sample_front(count: FrontCount, mines: int, rng: SplitMix64) -> list[int]:
+    """The mine cells of one layout of the front with exactly ``mines`` mines,
+    drawn uniformly (weighted by the clues' factors) by walking the counting
+    tables backwards."""
+    front = count.front
+    fb = count._slot_bytes
+    state = 0
+    k = mines
+    chosen: list[int] = []
+    for i in range(len(front.boxes) - 1, -1, -1):
+        table = count._tables[i]
+        options = []
+        weights = []
+        for s, m, s2, w in count._moves[i]:
+            if s2 != state or m > k:
+                continue
+            coeffs = unpack(table.get(s, 0), fb)
+            c = coeffs[k - m] if k - m < len(coeffs) else 0
+            if c:
+                options.append((s, m))
+                weights.append(c * w)
+        s, m = options[weighted_index(rng, weights)]
+        box = front.boxes[i]
+        chosen.extend(box.cells[j] for j in rng.sample(box.size, m))
+        state, k = s, k - m
+    return chosen

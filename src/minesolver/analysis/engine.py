@@ -34,7 +34,7 @@ from .counting import FrontCount, count_front
 from .fronts import Front, split_fronts
 from .system import InconsistentPositionError, SoftClue, build_system
 
-__all__ = ["Analysis", "FrontSummary", "analyze"]
+__all__ = ["Analysis", "FrontSummary", "analyze", "front_weights"]
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
 
     total_front = sum(len(p) - 1 for p in polys)
     w_out = [outside(t) for t in range(total_front + 1)]
-    gs, prefix_all = _front_weights(polys, w_out)
+    gs, prefix_all, _ = front_weights(polys, w_out)
     z = sum(p * w for p, w in zip(prefix_all, w_out, strict=False))
     if z == 0:
         _explain_mine_count(counts, remaining, n_out, position)
@@ -199,15 +199,17 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     )
 
 
-def _front_weights(
+def front_weights(
     polys: list[list[int]], w_out: list[int]
-) -> tuple[list[list[int]], list[int]]:
-    """For each front c, g_c[k]: weight of everything else when front c holds k mines.
+) -> tuple[list[list[int]], list[int], list[list[int]]]:
+    """Join the fronts through the mine count.
 
+    Returns ``(g, product, tails)``: for each front c, ``g[c][k]`` is the weight of
+    everything else when front c holds k mines,
     ``g_c[k] = sum_t P_{<c}[t] * T_{>c}[t + k]`` where ``P_{<c}`` is the product of the
-    fronts before ``c`` and ``T_{>c}[u]`` the weight of the fronts after ``c`` and the
-    off-front cells when the fronts up to ``c`` hold ``u`` mines.  Also returns the
-    product of all fronts.
+    fronts before ``c`` and ``tails[c + 1][u]`` (``T_{>c}``) the weight of the fronts
+    after ``c`` and the off-front cells when the fronts up to ``c`` hold ``u`` mines;
+    ``product`` is the mine-count polynomial of all fronts together.
     """
     n = len(polys)
     prefixes = [[1]]
@@ -221,7 +223,7 @@ def _front_weights(
     for c in range(n):
         # T_{>c}: tails[c + 1] indexed by mines in fronts <= c
         gs.append(_correlate(prefixes[c], tails[c + 1], len(polys[c])))
-    return gs, prefixes[n]
+    return gs, prefixes[n], tails
 
 
 def _convolve(a: list[int], b: list[int]) -> list[int]:

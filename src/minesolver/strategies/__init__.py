@@ -21,4 +21,4 @@ def _load_builtins() -> None:
     if _loaded:
         return
     _loaded = True
-    from . import baselines, best, tank  # noqa: F401
+    from . import baselines, best, sampling, tank  # noqa: F401

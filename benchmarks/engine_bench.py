@@ -1,0 +1,294 @@
+"""Engine benchmark: how long the exact engine takes, on the fixtures and on big positions.
+
+Prints three tables:
+
+1. the shared fixtures by board class: per-position time of ``analyze`` (best of
+   ``--repeat`` runs), median / p95 / max in ms;
+2. long fronts: generated positions whose fronts run for hundreds of cells;
+3. 100x100 boards at 20% density.
+
+Every generated position comes from ``--seed``.  Times are wall-clock
+(``time.perf_counter``) around the public ``analyze`` call, best of the repeats, in
+this one process.  Record figures in docs/benchmarks.md with the command, the date and
+the machine.
+
+    python benchmarks/engine_bench.py --seed 1 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from minesolver import Game, Position, Rules
+from minesolver.analysis import Analysis, analyze
+from minesolver.position import COVERED
+from minesolver.rng import SplitMix64, derive_seed
+
+CLASSES = ("beginner", "intermediate", "expert", "large64", "large100")
+DEFAULT_FIXTURES = os.environ.get("MINESOLVER_FIXTURES", "/work/shared/fixtures/positions")
+
+
+# ---------------------------------------------------------------------- timing
+
+
+def best_time(position: Position, repeat: int) -> tuple[float, Analysis]:
+    """Fastest of ``repeat`` runs of ``analyze`` (seconds) and the last analysis."""
+    best = float("inf")
+    analysis = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        analysis = analyze(position)
+        best = min(best, time.perf_counter() - start)
+    assert analysis is not None
+    return best, analysis
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil
+    return ordered[int(rank) - 1]
+
+
+# ---------------------------------------------------------------------- positions
+
+
+def numbers(mines: set[int], width: int, height: int, index: int) -> int:
+    row, col = divmod(index, width)
+    return sum(
+        (r * width + c) in mines
+        for r in range(max(0, row - 1), min(height, row + 2))
+        for c in range(max(0, col - 1), min(width, col + 2))
+    )
+
+
+def band_position(seed: int, width: int, height: int, density: float, rows: int) -> Position:
+    """A random layout whose middle ``rows`` rows show every safe cell (mines stay covered).
+
+    The covered cells just above and below the band form the frontier; the mines inside
+    the band are covered cells between clues.
+    """
+    cells_total = width * height
+    count = round(cells_total * density)
+    mines = set(SplitMix64(seed).sample(cells_total, count))
+    top = (height - rows) // 2
+    cells = bytearray([COVERED]) * cells_total
+    for r in range(top, top + rows):
+        for c in range(width):
+            i = r * width + c
+            if i not in mines:
+                cells[i] = numbers(mines, width, height, i)
+    return Position(width, height, count, bytes(cells))
+
+
+def ribbon_position(seed: int, width: int, height: int = 21, density: float = 0.2) -> Position:
+    """One revealed row between two covered rows that form a single front of 2 x width cells.
+
+    The two covered rows are drawn column by column at random, keeping every clue's
+    window at 1 to 5 mines, so no trivial rule settles a cell and breaks the front.  The
+    rest of the board is random at ``density`` and off the front.
+    """
+    rng = SplitMix64(seed)
+    mid = height // 2
+    above: list[int] = []
+    below: list[int] = []
+    for c in range(width):
+        while True:
+            a, b = rng.below(2), rng.below(2)
+            window = sum(above[c - 2 :]) + sum(below[c - 2 :]) + a + b
+            if c < 2 or 1 <= window <= 5:
+                break
+        above.append(a)
+        below.append(b)
+    mines = {(mid - 1) * width + c for c in range(width) if above[c]}
+    mines |= {(mid + 1) * width + c for c in range(width) if below[c]}
+    for r in range(height):
+        if abs(r - mid) > 1:
+            mines |= {r * width + c for c in range(width) if rng.random() < density}
+    cells = bytearray([COVERED]) * (width * height)
+    for c in range(width):
+        cells[mid * width + c] = numbers(mines, width, height, mid * width + c)
+    return Position(width, height, len(mines), bytes(cells))
+
+
+def midgame_position(seed: int, rules: Rules, fraction: float) -> Position:
+    """A game in progress: an opening click, then random safe cells next to the open area.
+
+    Stops once ``fraction`` of the safe cells are open (the player never guesses wrong).
+    """
+    game = Game(rules, seed=seed)
+    game.reveal(rules.height // 2, rules.width // 2)
+    layout = game.layout
+    assert layout is not None
+    mines = set(layout.mines)
+    rng = SplitMix64(derive_seed(seed, 1))
+    w, h = rules.width, rules.height
+    target = fraction * (rules.cells - rules.mines)
+    while rules.cells - rules.mines - game.safe_left < target and not game.is_over:
+        border = sorted(
+            i
+            for i in range(rules.cells)
+            if i not in mines
+            and not game.is_revealed(*divmod(i, w))
+            and any(
+                game.is_revealed(r, c)
+                for r in range(max(0, i // w - 1), min(h, i // w + 2))
+                for c in range(max(0, i % w - 1), min(w, i % w + 2))
+            )
+        )
+        for _ in range(max(1, len(border) // 4)):  # a few clicks per scan keeps this quick
+            i = border[rng.below(len(border))]
+            if not game.is_revealed(*divmod(i, w)):
+                game.reveal(*divmod(i, w))
+    return game.position()
+
+
+def stripe_position(seed: int) -> Position:
+    """100x100, 2000 mines, rows 45-54 show every safe cell."""
+    game = Game(Rules(100, 100, 2000, first_click="none"), seed=seed)
+    game.reveal(0, 0)
+    layout = game.layout
+    assert layout is not None
+    mines = set(layout.mines)
+    cells = bytearray([COVERED]) * 10_000
+    for i in range(4500, 5500):
+        if i not in mines:
+            cells[i] = numbers(mines, 100, 100, i)
+    return Position(100, 100, 2000, bytes(cells))
+
+
+def frontier(position: Position) -> int:
+    """Covered, unflagged cells next to a revealed number."""
+    w, h = position.width, position.height
+    cells = position.cells
+    count = 0
+    for i, code in enumerate(cells):
+        if code != COVERED:
+            continue
+        row, col = divmod(i, w)
+        if any(
+            cells[r * w + c] <= 8
+            for r in range(max(0, row - 1), min(h, row + 2))
+            for c in range(max(0, col - 1), min(w, col + 2))
+        ):
+            count += 1
+    return count
+
+
+# ---------------------------------------------------------------------- report
+
+
+def fixture_table(folder: Path, repeat: int) -> dict[str, list[float]]:
+    manifest = [
+        json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines() if line
+    ]
+    times: dict[str, list[float]] = {}
+    for entry in manifest:
+        position = Position.from_text((folder / f"{entry['id']}.mine").read_text())
+        seconds, _ = best_time(position, repeat)
+        times.setdefault(entry["class"], []).append(seconds)
+    print(f"Fixtures ({folder}), best of {repeat} per position, ms")
+    print(f"{'class':<14}{'n':>4}{'median':>10}{'p95':>10}{'max':>10}")
+    for name in sorted(times, key=lambda c: CLASSES.index(c) if c in CLASSES else 99):
+        ms = [t * 1000 for t in times[name]]
+        print(
+            f"{name:<14}{len(ms):>4}{statistics.median(ms):>10.2f}"
+            f"{percentile(ms, 95):>10.2f}{max(ms):>10.2f}"
+        )
+    print()
+    return times
+
+
+def generated_table(
+    title: str, cases: list[tuple[str, Callable[[], Position]]], repeat: int
+) -> list[tuple[str, Position, Analysis, float]]:
+    print(title)
+    print(
+        f"{'position':<30}{'frontier':>9}{'fronts':>8}{'largest':>9}{'width':>7}"
+        f"{'digits':>8}{'ms':>10}"
+    )
+    rows = []
+    for name, make in cases:
+        position = make()
+        seconds, analysis = best_time(position, repeat)
+        largest = max((len(f.cells) for f in analysis.fronts), default=0)
+        width = max((f.width for f in analysis.fronts), default=0)
+        print(
+            f"{name:<30}{frontier(position):>9}{len(analysis.fronts):>8}{largest:>9}"
+            f"{width:>7}{len(str(analysis.solutions)):>8}{seconds * 1000:>10.1f}"
+        )
+        rows.append((name, position, analysis, seconds))
+    print()
+    return rows
+
+
+def verdict(label: str, ok: bool, figure: str) -> None:
+    print(f"  {'met    ' if ok else 'NOT met'}  {label}: {figure}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1, help="seed of the generated positions")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per position; best is kept")
+    parser.add_argument(
+        "--fixtures", type=Path, default=Path(DEFAULT_FIXTURES), help="fixture positions folder"
+    )
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    sys.set_int_max_str_digits(0)
+    seed = args.seed
+
+    times = fixture_table(args.fixtures, args.repeat)
+    fronts = generated_table(
+        "Long fronts (generated), best of repeats",
+        [
+            (f"band 150x20 20% 2 rows #{seed}", lambda: band_position(seed, 150, 20, 0.2, 2)),
+            (f"band 300x20 30% 2 rows #{seed}", lambda: band_position(seed, 300, 20, 0.3, 2)),
+            (f"band 600x20 20% 1 row #{seed}", lambda: band_position(seed, 600, 20, 0.2, 1)),
+            (f"ribbon 150 (front 300) #{seed}", lambda: ribbon_position(seed, 150)),
+            (f"ribbon 300 (front 600) #{seed}", lambda: ribbon_position(seed, 300)),
+            (f"ribbon 500 (front 1000) #{seed}", lambda: ribbon_position(seed, 500)),
+        ],
+        args.repeat,
+    )
+    big_rules = Rules(100, 100, 2000, first_click="opening")
+    big = generated_table(
+        "100x100, 2000 mines (20%), best of repeats",
+        [
+            (f"stripe rows 45-54 #{seed}", lambda: stripe_position(seed)),
+            (f"mid-game 25% open #{seed}", lambda: midgame_position(seed, big_rules, 0.25)),
+            (f"mid-game 50% open #{seed}", lambda: midgame_position(seed, big_rules, 0.5)),
+            (f"mid-game 80% open #{seed}", lambda: midgame_position(seed, big_rules, 0.8)),
+        ],
+        args.repeat,
+    )
+
+    print("Targets")
+    if "expert" in times:
+        ms = [t * 1000 for t in times["expert"]]
+        median, p95 = statistics.median(ms), percentile(ms, 95)
+        verdict("expert median <= 1 ms", median <= 1, f"{median:.2f} ms")
+        verdict("expert p95 <= 10 ms", p95 <= 10, f"{p95:.2f} ms")
+    if "large100" in times:
+        median = statistics.median(times["large100"]) * 1000
+        verdict("100x100 median <= 300 ms (large100 fixtures)", median <= 300, f"{median:.1f} ms")
+    median = statistics.median(row[3] for row in big) * 1000
+    verdict("100x100 median <= 300 ms (generated, 20%)", median <= 300, f"{median:.1f} ms")
+    for name, _, analysis, seconds in fronts:
+        largest = max((len(f.cells) for f in analysis.fronts), default=0)
+        if 300 <= largest <= 400:
+            label = f"{largest}-cell front < 500 ms ({name})"
+            verdict(label, seconds < 0.5, f"{seconds * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

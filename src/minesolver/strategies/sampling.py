@@ -1,0 +1,71 @@
+"""``sampling``: probabilities estimated from sampled layouts instead of counted.
+
+Deductions first (the trivial and subset rules, which are exact but
+incomplete); otherwise the mine probability of each covered cell is estimated
+as the share of sampled layouts that put a mine there, and the lowest estimate
+is opened.  Two samplers:
+
+* ``method=front`` (default): exact per-front sampling
+  (:func:`~minesolver.analysis.sampling.sample_layouts`), ``samples`` draws;
+* ``method=reject``: rejection sampling of whole boards, at most
+  ``samples * 10`` proposals; when none is accepted (the usual case once a few
+  clues show on expert) the estimate falls back to the naive mines-left share.
+
+This strategy exists to measure what estimating costs against exact counting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..analysis import analyze
+from ..analysis.deduce import deduce
+from ..analysis.sampling import rejection_layouts, sample_layouts
+from ..position import COVERED, Position
+from .base import Move, Strategy, StrategyError, register
+
+__all__ = ["Sampling"]
+
+
+@register
+class Sampling(Strategy):
+    """Deductions, then the cell least often a mine in sampled layouts."""
+
+    name = "sampling"
+    summary = "deductions, else the lowest mine frequency over sampled layouts"
+
+    def __init__(self, *, method: str = "front", samples: int = 200) -> None:
+        super().__init__()
+        if method not in ("front", "reject"):
+            raise StrategyError(f"sampling method must be front or reject, not {method!r}")
+        if samples < 1:
+            raise StrategyError(f"samples must be positive, got {samples}")
+        self.method = method
+        self.samples = samples
+
+    def moves(self, position: Position) -> list[Move]:
+        found = deduce(position)
+        if found.safe:
+            return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
+        known = {r * position.width + c for r, c in found.mines}
+        if self.method == "front":
+            layouts = sample_layouts(position, self.samples, self.rng)
+        else:
+            layouts, _ = rejection_layouts(position, self.samples * 10, self.rng,
+                                           want=self.samples)
+        w = position.width
+        covered = [i for i, code in enumerate(position.cells) if code == COVERED and i not in known]
+        if layouts:
+            hits = Counter(c for layout in layouts for c in layout)
+            estimate = {i: hits[i] / len(layouts) for i in covered}
+        else:
+            left = position.mines_left - len(known)
+            estimate = {i: left / len(covered) for i in covered}
+        # never open a proven mine: the exact check is only a filter
+        analysis = analyze(position)
+        self.last_analysis = analysis
+        allowed = [i for i in covered if analysis.exact(i)[0] != analysis.exact(i)[1]]
+        best = min(estimate[i] for i in allowed)
+        ties = [divmod(i, w) for i in allowed if estimate[i] <= best + 1e-12]
+        cell = self.choice(ties)
+        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
