@@ -229,7 +229,9 @@ def test_game_position_agrees_with_the_game():
         assert (p.width, p.height, p.mines) == (rules.width, rules.height, rules.mines)
         for r in range(rules.height):
             for c in range(rules.width):
-                if game.is_revealed(r, c):
+                if game.is_revealed(r, c) and game.is_mine(r, c):
+                    assert p.cell(r, c) == MINE  # the exploded mine
+                elif game.is_revealed(r, c):
                     assert p.number(r, c) == game.number(r, c)
                 elif game.is_flagged(r, c):
                     assert p.cell(r, c) == FLAG

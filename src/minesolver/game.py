@@ -15,12 +15,13 @@ machine, process and Python version.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
-from .position import COVERED, FLAG, Position
+from .position import COVERED, FLAG, MINE, Position
 from .rng import SplitMix64
 from .rules import FirstClick, Rules, RulesError, neighbour_table, neighbours, protected_cells
 
@@ -98,6 +99,10 @@ class Game:
         self._mine: bytearray | None = None
         self._count: bytes = b""
         self._status: Status = "ready"
+        self._shown = bytearray(cells)  # what each open cell shows (noisy variants)
+        from .noise import parse_noise
+
+        self._noise = parse_noise(rules.noise)
         self._safe_left = cells - rules.mines
         self._table = neighbour_table(rules.width, rules.height)
         self.first_click: tuple[int, int] | None = None
@@ -106,14 +111,23 @@ class Game:
         self._flags = 0
 
     @classmethod
-    def from_layout(cls, layout: Layout, *, first_click: FirstClick = "none") -> Game:
+    def from_layout(
+        cls,
+        layout: Layout,
+        *,
+        first_click: FirstClick = "none",
+        noise: str | None = None,
+        seed: int = 0,
+    ) -> Game:
         """A game on a fixed layout; the first click gets no protection.
 
-        ``first_click`` is recorded in ``game.rules`` for reference only.
+        ``first_click`` is recorded in ``game.rules`` for reference only; ``seed``
+        only drives what noisy clues show.
         """
         rules = Rules(layout.width, layout.height, len(layout.mines), first_click="none")
-        game = cls(rules, seed=0)
-        game.rules = rules.with_first_click(first_click) if first_click != "none" else rules
+        game = cls(rules.with_noise(noise), seed=seed)
+        with contextlib.suppress(RulesError):  # a dense board: the rule is only a label
+            game.rules = game.rules.with_first_click(first_click)
         game._lay(layout.mines)
         return game
 
@@ -144,6 +158,14 @@ class Game:
                     cell += 1
             mines.append(cell)
         self._lay(mines)
+
+    def _show(self, index: int) -> None:
+        true = self._count[index]
+        if self._noise is None:
+            self._shown[index] = true
+        else:
+            total = len(self._nbrs(index))
+            self._shown[index] = self._noise.show(true, total, self.seed, index)
 
     @property
     def layout(self) -> Layout | None:
@@ -257,12 +279,14 @@ class Game:
                 continue
             if mine[start]:
                 state[start] = _OPEN
+                self._shown[start] = MINE  # the exploded mine shows as a mine
                 opened.append(start)
                 self._status = "lost"
                 self.exploded = divmod(start, self.rules.width)
                 return opened
             state[start] = _OPEN
             opened.append(start)
+            self._show(start)
             if count[start] == 0:
                 queue = deque([start])
                 while queue:
@@ -271,6 +295,7 @@ class Game:
                         if state[j] == _HIDDEN:
                             state[j] = _OPEN
                             opened.append(j)
+                            self._show(j)
                             if count[j] == 0:
                                 queue.append(j)
         self._safe_left -= len(opened)
@@ -314,9 +339,9 @@ class Game:
         '2x2x1\\nHH\\nHH\\n'
         """
         rules = self.rules
-        state, count = self._state, self._count
+        state, shown = self._state, self._shown
         cells = bytes(
-            count[i] if s == _OPEN else (FLAG if s == _FLAGGED else COVERED)
+            shown[i] if s == _OPEN else (FLAG if s == _FLAGGED else COVERED)
             for i, s in enumerate(state)
         )
         return Position(rules.width, rules.height, rules.mines, cells)

@@ -60,6 +60,7 @@ class Rules:
     height: int
     mines: int
     first_click: FirstClick = field(default="safe", kw_only=True)
+    noise: str | None = field(default=None, kw_only=True)  # see minesolver.noise
 
     def __post_init__(self) -> None:
         for name in ("width", "height", "mines"):
@@ -75,6 +76,11 @@ class Rules:
                 f"unknown first-click rule {self.first_click!r}: "
                 f"expected one of {', '.join(FIRST_CLICK_RULES)}"
             )
+        if self.noise is not None:
+            from .noise import parse_noise
+
+            model = parse_noise(self.noise)  # raises NoiseError (a ValueError) if unreadable
+            object.__setattr__(self, "noise", None if model is None else str(model))
         most = self.max_mines()
         if self.mines > most:
             guarantee = {
@@ -114,19 +120,30 @@ class Rules:
 
     def with_first_click(self, first_click: FirstClick) -> Rules:
         """The same board with another first-click rule."""
-        return Rules(self.width, self.height, self.mines, first_click=first_click)
+        return Rules(
+            self.width, self.height, self.mines, first_click=first_click, noise=self.noise
+        )
+
+    def with_noise(self, noise: str | None) -> Rules:
+        """The same board with a noise model (``None`` for the classic game)."""
+        return Rules(
+            self.width, self.height, self.mines, first_click=self.first_click, noise=noise
+        )
 
     def __str__(self) -> str:
         return f"{self.width}x{self.height}x{self.mines}"
 
     def __repr__(self) -> str:
+        noise = f", noise={self.noise!r}" if self.noise is not None else ""
         return (
             f"Rules({self.width}, {self.height}, {self.mines}, "
-            f"first_click={self.first_click!r})"
+            f"first_click={self.first_click!r}{noise})"
         )
 
     @classmethod
-    def from_string(cls, text: str, *, first_click: FirstClick = "safe") -> Rules:
+    def from_string(
+        cls, text: str, *, first_click: FirstClick = "safe", noise: str | None = None
+    ) -> Rules:
         """Parse a preset name (``expert``) or ``WxHxM`` (also ``WxH/M``).
 
         >>> Rules.from_string("Beginner")
@@ -136,13 +153,13 @@ class Rules:
         """
         key = text.strip().lower()
         if key in PRESETS:
-            return PRESETS[key].with_first_click(first_click)
+            return PRESETS[key].with_first_click(first_click).with_noise(noise)
         match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)\s*[x×/]\s*(\d+)", key)
         if match is None:
             names = ", ".join(PRESETS)
             raise RulesError(f"cannot read rules {text!r}: expected {names} or WxHxM like 30x16x99")
         width, height, mines = (int(g) for g in match.groups())
-        return cls(width, height, mines, first_click=first_click)
+        return cls(width, height, mines, first_click=first_click, noise=noise)
 
 
 BEGINNER = Rules(9, 9, 10)

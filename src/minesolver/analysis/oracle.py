@@ -16,12 +16,12 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
-from ..position import COVERED, FLAG, MINE, Position
+from ..position import BLANK, COVERED, FLAG, MINE, Position
 
 __all__ = ["brute_force"]
 
-# likelihood(shown, true_mines_around, neighbours_total) -> weight (a Fraction or int)
-Likelihood = Callable[[int, int, int], Fraction | int]
+# likelihood(shown, true mines around, neighbours, covered neighbours) -> weight
+Likelihood = Callable[[int, int, int, int], Fraction | int]
 
 
 def brute_force(
@@ -32,8 +32,9 @@ def brute_force(
 ) -> tuple[Fraction | int, list[Fraction]]:
     """Total weight of consistent layouts and the exact mine probability of each cell.
 
-    With ``likelihood`` the revealed numbers are noisy: a layout weighs the product
-    over revealed numbers of ``likelihood(shown, true count, neighbour count)``.
+    With ``likelihood`` the revealed cells are noisy: a layout weighs the product
+    over revealed cells (numbers and blanks) of
+    ``likelihood(shown, true count, neighbour count, covered neighbour count)``.
     Raises ``ValueError`` if there are more than ``limit`` layouts to try, and
     ``ZeroDivisionError``-free: an inconsistent position returns weight 0 and
     probabilities of 0.
@@ -58,7 +59,9 @@ def brute_force(
                 if 0 <= rr < h and 0 <= cc < w and (rr, cc) != (r, c)
             ]
         )
-    numbers = [i for i, c in enumerate(cells) if c <= 8]
+    numbers = [i for i, c in enumerate(cells) if c <= 8 or (likelihood and c == BLANK)]
+    covered_around = [sum(1 for j in around[i] if cells[j] in (COVERED, FLAG, MINE))
+                      for i in range(w * h)]
     total: Fraction | int = 0
     per_cell: list[Fraction | int] = [0] * (w * h)
     mine = bytearray(w * h)
@@ -75,7 +78,7 @@ def brute_force(
                     weight = 0
                     break
             else:
-                weight *= likelihood(cells[i], count, len(around[i]))
+                weight *= likelihood(cells[i], count, len(around[i]), covered_around[i])
                 if not weight:
                     break
         if weight:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..position import COVERED, FLAG, MINE, Position
+from ..position import BLANK, COVERED, FLAG, MINE, Position
 from ..rules import neighbour_table, neighbours
 
 __all__ = ["Clue", "InconsistentPositionError", "System", "build_system"]
@@ -100,7 +100,7 @@ def build_system(
         )
     clues: list[Clue] = []
     for i, code in enumerate(cells):
-        if code > 8:
+        if code > 8 and not (code == BLANK and soft is not None):
             continue
         around: Sequence[int] = table[i] if table is not None else neighbours(i, w, h)
         unknown = []

@@ -15,7 +15,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..analysis import Analysis
+from ..analysis import Analysis, analyze
+from ..noise import NoiseModel, SoftClue, parse_noise, soft_clue
 from ..position import Position
 from ..rng import SplitMix64
 from ..rules import Rules
@@ -81,13 +82,25 @@ class Strategy(ABC):
         self.label = self.name  # name plus options, as given to find_strategy
         self.rng = SplitMix64(0)
         self.rules: Rules | None = None
+        self.noise: NoiseModel | None = None
+        self.soft: SoftClue | None = None
         self.last_analysis: Analysis | None = None
 
     def new_game(self, rules: Rules, seed: int) -> None:
-        """Forget the previous game; ``seed`` drives tie-breaks and sampling."""
+        """Forget the previous game; ``seed`` drives tie-breaks and sampling.
+
+        Noisy rules (``rules.noise``) switch :meth:`analyze` to the exact posterior
+        of that noise model.
+        """
         self.rules = rules
         self.rng = SplitMix64(seed)
+        self.noise = parse_noise(rules.noise)
+        self.soft = soft_clue(self.noise)
         self.last_analysis = None
+
+    def analyze(self, position: Position) -> Analysis:
+        """Exact analysis of ``position`` under this game's rules (noise included)."""
+        return analyze(position, soft=self.soft)
 
     @abstractmethod
     def moves(self, position: Position) -> list[Move]:

@@ -2,7 +2,8 @@
 
 * ``random``: a uniformly random covered cell that is not a proven mine.
 * ``max-constraint`` / ``mean-constraint``: open what the trivial and subset rules
-  prove safe; otherwise estimate each cell's risk from the clues around it, each
+  prove safe (in noisy games, where those rules do not hold, what the exact
+  posterior proves safe); otherwise estimate each cell's risk from the clues around it, each
   clue spreading the mines it still needs evenly over its covered neighbours, a
   cell's risk being the max (resp. mean) of these shares; cells away from clues
   get the mines left divided by the covered cells left.  The lowest risk is
@@ -16,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..analysis import Analysis, analyze
+from ..analysis import Analysis
 from ..analysis.deduce import deduce
 from ..position import COVERED, FLAG, MINE, Position
 from ..rules import neighbour_table, neighbours
@@ -43,7 +44,7 @@ class RandomStrategy(Strategy):
     summary = "a random covered cell that is not a proven mine (the floor)"
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = analyze(position)
+        analysis = self.analyze(position)
         self.last_analysis = analysis
         cell = self.choice(not_proven_mines(position, analysis))
         return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
@@ -61,12 +62,12 @@ class _ConstraintStrategy(Strategy):
     combine: Callable[[list[float]], float]
 
     def moves(self, position: Position) -> list[Move]:
-        found = deduce(position)
+        analysis = self.analyze(position)  # to never open a proven mine (and noisy games)
+        self.last_analysis = analysis
+        found = deduce(position) if self.noise is None else analysis
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
         risk = naive_risk(position, {r * position.width + c for r, c in found.mines}, self.combine)
-        analysis = analyze(position)  # only to never open a proven mine
-        self.last_analysis = analysis
         allowed = not_proven_mines(position, analysis)
         best = min(risk[cell] for cell in allowed)
         ties = [cell for cell in allowed if risk[cell] <= best + 1e-12]

@@ -26,6 +26,11 @@ their measured effect is in ``docs/benchmarks.md``):
    candidates when nearly as safe, preferring corners and edges (fewer covered
    neighbours, so more zeros).
 
+In noisy games (``rules.noise``) every probability is the exact posterior of
+the noise model; the endgame search and the 50/50 rule, which assume exact
+numbers, are switched off, and the lookahead weighs every number a cell may
+show by its probability under the model.
+
 >>> from minesolver.rules import BEGINNER
 >>> from minesolver.play import play_game
 >>> play_game(BEGINNER, Best(), seed=3).won
@@ -35,9 +40,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-from ..analysis import Analysis, InconsistentPositionError, analyze
-from ..position import COVERED, FLAG, MINE, Position
+from ..analysis import Analysis, InconsistentPositionError
+from ..noise import SCALE
+from ..position import BLANK, COVERED, FLAG, MINE, Position
 from ..rules import neighbour_table, neighbours
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
@@ -82,12 +89,13 @@ class Best(Strategy):
         self.cutoff = cutoff
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = analyze(position)
+        analysis = self.analyze(position)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         w = position.width
-        if self.endgame and analysis.solutions <= self.endgame_layouts:
+        exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
+        if exact_clues and self.endgame and analysis.solutions <= self.endgame_layouts:
             result = best_endgame_move(position, max_layouts=self.endgame_layouts)
             if result is not None:
                 return [
@@ -98,7 +106,7 @@ class Best(Strategy):
                         win_chance=result.win_chance,
                     )
                 ]
-        if self.forced:
+        if exact_clues and self.forced:
             pair = forced_guess(position, analysis)
             if pair is not None:
                 cell = divmod(pair, w)
@@ -183,21 +191,48 @@ class Best(Strategy):
         left = cand.safety
         score = 0.0
         values = 0
-        for v in range(known + certain, known + len(unknown) + 1):
+        for v in self._shown_values(known, certain, len(unknown), len(nbrs)):
             if bar is not None and score + left <= bar:
                 cand.pruned = True
                 cand.score = score + left
                 return
             try:
-                after = analyze(position.with_cells([(i, v)]))
+                after = self.analyze(position.with_cells([(i, v)]))
             except InconsistentPositionError:
                 continue
-            p_v = after.solutions / total
+            num, den = self._observation_scale(v, known, len(unknown), len(nbrs))
+            p_v = (after.solutions * num) / (total * den)
             left -= p_v
             values += 1
             score += p_v * _blended_safety(after)
+        if self.noise is not None:
+            # what no shown number accounts for: a true zero, which floods open its
+            # neighbours (progress)
+            score += max(0.0, left)
+            values += left > 1e-12
         cand.score = score
         cand.dead = values <= 1
+
+
+    def _shown_values(self, known: int, certain: int, unknown: int, total: int) -> list[int]:
+        """What a cell may show when opened."""
+        if self.noise is None:
+            return list(range(known + certain, known + unknown + 1))
+        values = list(range(total + 1))
+        return [*values, BLANK] if self.noise.kind == "withheld" else values
+
+    def _observation_scale(
+        self, shown: int, known: int, unknown: int, total: int
+    ) -> tuple[int, int]:
+        """``(num, den)`` turning the engine's weighted count of a hypothetical into
+        a probability: soft clues are scaled to integers by ``SCALE * 10**6``; a
+        withheld model's exact number is shown only with probability ``p``."""
+        if self.soft is None or self.noise is None:
+            return (1, 1)
+        if self.soft(shown, known, unknown, total) is not None:
+            return (1, SCALE * 10**6)
+        p = Fraction(self.noise.p).limit_denominator(10**6)
+        return (p.numerator, p.denominator)
 
 
 def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:

@@ -10,6 +10,7 @@ is opened.  Two samplers:
 * ``method=reject``: rejection sampling of whole boards, at most
   ``samples * 10`` proposals; when none is accepted (the usual case once a few
   clues show on expert) the estimate falls back to the naive mines-left share.
+  Noisy games always use the exact sampler (rejection would need weights).
 
 This strategy exists to measure what estimating costs against exact counting.
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..analysis import analyze
 from ..analysis.deduce import deduce
 from ..analysis.sampling import rejection_layouts, sample_layouts
 from ..position import COVERED, Position
@@ -44,12 +44,14 @@ class Sampling(Strategy):
         self.samples = samples
 
     def moves(self, position: Position) -> list[Move]:
-        found = deduce(position)
+        analysis = self.analyze(position)  # to never open a proven mine (and noisy games)
+        self.last_analysis = analysis
+        found = deduce(position) if self.noise is None else analysis
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
         known = {r * position.width + c for r, c in found.mines}
-        if self.method == "front":
-            layouts = sample_layouts(position, self.samples, self.rng)
+        if self.method == "front" or self.noise is not None:
+            layouts = sample_layouts(position, self.samples, self.rng, soft=self.soft)
         else:
             layouts, _ = rejection_layouts(position, self.samples * 10, self.rng,
                                            want=self.samples)
@@ -61,9 +63,6 @@ class Sampling(Strategy):
         else:
             left = position.mines_left - len(known)
             estimate = {i: left / len(covered) for i in covered}
-        # never open a proven mine: the exact check is only a filter
-        analysis = analyze(position)
-        self.last_analysis = analysis
         allowed = [i for i in covered if analysis.exact(i)[0] != analysis.exact(i)[1]]
         best = min(estimate[i] for i in allowed)
         ties = [divmod(i, w) for i in allowed if estimate[i] <= best + 1e-12]

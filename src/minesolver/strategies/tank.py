@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..analysis import Analysis, analyze
+from ..analysis import Analysis
 from ..position import COVERED, Position
 from .base import Move, Strategy, register
 
@@ -34,7 +34,7 @@ class Tank(Strategy):
     summary = "exact probabilities: every safe cell, else the lowest mine probability"
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = analyze(position)
+        analysis = self.analyze(position)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]

@@ -1,0 +1,136 @@
+"""Noisy clues: what a revealed cell shows, and the likelihood of what it shows.
+
+Models (``--noise``):
+
+* ``withheld:P`` — a revealed safe cell shows its number with probability ``P``,
+  otherwise nothing (``.`` in ``.mine`` text);
+* ``optimistic`` — the number shown is uniform between 0 and the true count;
+* ``cautious`` — the number shown is uniform between the true count and the
+  number of the cell's neighbours.
+
+Zeros flood as usual: a cell whose *true* count is 0 opens its neighbours.  So a
+revealed cell that still has covered neighbours has a true count of at least 1,
+whatever it shows; the likelihoods include that fact.
+
+The engine uses a clue's likelihood as a factor over the number of mines among
+its unknown neighbours (:func:`soft_clue`); a hard clue is the factor that is 1
+at its value and 0 elsewhere, so one counting code serves both.  Factors are
+scaled to integers (by 2520, the least common multiple of 1..9) to stay exact.
+
+>>> model = parse_noise("optimistic")
+>>> model.likelihood(shown=1, true=2, neighbours=8, covered=3)
+Fraction(1, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .position import BLANK
+from .rng import SplitMix64, derive_seed
+
+__all__ = ["NoiseError", "NoiseModel", "parse_noise", "soft_clue"]
+
+SCALE = 2520  # lcm(1..9): every likelihood times SCALE is an integer
+_SALT = 0x0015E
+
+
+class NoiseError(ValueError):
+    """An unreadable noise model."""
+
+
+@dataclass(frozen=True)
+class NoiseModel:
+    """A noise model: ``kind`` is withheld, optimistic or cautious; ``p`` for withheld.
+
+    >>> parse_noise("withheld:0.25")
+    NoiseModel(kind='withheld', p=0.25)
+    """
+
+    kind: str
+    p: float = 1.0
+
+    def __str__(self) -> str:
+        return f"withheld:{self.p:g}" if self.kind == "withheld" else self.kind
+
+    def show(self, true: int, neighbours: int, seed: int, cell: int) -> int:
+        """What cell ``cell`` shows (a number or ``BLANK``), drawn from its own seed.
+
+        The draw depends only on the game seed and the cell, never on the order of
+        play, so a replay shows the same numbers.
+        """
+        rng = SplitMix64(derive_seed(seed, _SALT, cell))
+        if self.kind == "withheld":
+            return true if rng.random() < self.p else BLANK
+        if self.kind == "optimistic":
+            return rng.below(true + 1)
+        return true + rng.below(neighbours - true + 1)
+
+    def likelihood(self, shown: int, true: int, neighbours: int, covered: int) -> Fraction:
+        """P(the cell shows ``shown`` | its true count), given it has ``covered``
+        covered neighbours (then it did not flood, so ``true >= 1``)."""
+        if covered and true == 0:
+            return Fraction(0)
+        if self.kind == "withheld":
+            if shown == BLANK:
+                return Fraction(1) - Fraction(self.p).limit_denominator(10**6)
+            return Fraction(self.p).limit_denominator(10**6) if shown == true else Fraction(0)
+        if shown == BLANK:
+            return Fraction(0)
+        if self.kind == "optimistic":
+            return Fraction(1, true + 1) if shown <= true else Fraction(0)
+        return Fraction(1, neighbours - true + 1) if shown >= true else Fraction(0)
+
+
+def parse_noise(text: str | None) -> NoiseModel | None:
+    """``None``/``none`` for the classic game, else a :class:`NoiseModel`.
+
+    >>> parse_noise("cautious").kind
+    'cautious'
+    """
+    if text is None:
+        return None
+    key = text.strip().lower()
+    if key in ("", "none"):
+        return None
+    if key in ("optimistic", "cautious"):
+        return NoiseModel(key)
+    if key.startswith("withheld"):
+        _, sep, value = key.partition(":")
+        try:
+            p = float(value) if sep else 0.5
+        except ValueError:
+            p = -1.0
+        if not 0.0 <= p <= 1.0:
+            raise NoiseError(f"withheld:P needs 0 <= P <= 1, got {text!r}")
+        return NoiseModel("withheld", p)
+    raise NoiseError(
+        f"unknown noise model {text!r}: expected withheld:P, optimistic, cautious or none"
+    )
+
+
+SoftClue = Callable[[int, int, int, int], "tuple[int, ...] | None"]
+
+
+def soft_clue(model: NoiseModel | None) -> SoftClue | None:
+    """The engine's clue factor for a model (``None`` for the classic game).
+
+    The returned function takes ``(shown, flags around, unknown around, neighbours)``
+    and returns ``factor[n]`` for ``n`` mines among the unknown neighbours, scaled
+    to integers; ``None`` means "a hard clue" (exactly ``shown`` mines).
+    """
+    if model is None:
+        return None
+
+    def factor(shown: int, flagged: int, unknown: int, neighbours: int) -> tuple[int, ...] | None:
+        covered = flagged + unknown
+        if model.kind == "withheld" and shown != BLANK and not (covered and shown == 0):
+            return None  # a shown number is exact
+        return tuple(
+            int(model.likelihood(shown, n + flagged, neighbours, covered) * SCALE * 10**6)
+            for n in range(unknown + 1)
+        )
+
+    return factor
