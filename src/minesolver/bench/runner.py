@@ -9,6 +9,7 @@ is written to the store, so a killed run resumes where it stopped.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -21,7 +22,6 @@ from ..formats import read_layouts
 from ..game import Game, Layout
 from ..play import GameRecord, parse_start, play_game, start_cell
 from ..rng import derive_seed
-from ..rules import Rules
 from ..strategies import Strategy, find_strategy
 from .store import GameRow, RunSpec, Store
 
@@ -49,8 +49,7 @@ def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = Non
     """The board game ``game_index`` of a run is played on."""
     if layouts is not None:
         return layouts[game_index]
-    rules_text, first_click = spec.point(game_index)
-    rules = Rules.from_string(rules_text, first_click=first_click)  # type: ignore[arg-type]
+    rules = spec.rules_for(game_index)
     game = Game(rules, seed=derive_seed(spec.seed, game_index))
     game.reveal(*start_cell(rules, parse_start(spec.start)))
     assert game.layout is not None
@@ -80,8 +79,7 @@ _STRATEGIES: dict[str, Strategy] = {}
 
 def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]:
     """Play one job and return its store row (and the full record)."""
-    rules_text, first_click = spec.point(job.game_index)
-    rules = Rules.from_string(rules_text, first_click=first_click)  # type: ignore[arg-type]
+    rules = spec.rules_for(job.game_index)
     strategy = _STRATEGIES.get(job.strategy)
     if strategy is None:
         strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
@@ -105,6 +103,7 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         opened=record.opened,
         safe_cells=record.safe_cells,
         version=__version__,
+        extra=json.dumps({"noise": rules.noise}) if rules.noise else None,
     )
     return row, record
 

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..rules import Rules
+
 __all__ = ["GameRow", "RunSpec", "Store", "StoreError"]
 
 SCHEMA = """
@@ -71,8 +73,8 @@ class RunSpec:
     seed: int
     layouts: str | None = None  # path of a layout file, if boards are fixed
     noise: str | None = None
-    # a sweep: several (rules, first_click) points, ``games`` games each
-    points: tuple[tuple[str, str], ...] = ()
+    # a sweep: several (rules, first_click, noise) points, ``games`` games each
+    points: tuple[tuple[str, ...], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -80,11 +82,17 @@ class RunSpec:
         """Games per strategy over the whole run."""
         return self.games * max(1, len(self.points))
 
-    def point(self, game_index: int) -> tuple[str, str]:
-        """``(rules, first_click)`` of a game of this run."""
+    def point(self, game_index: int) -> tuple[str, str, str | None]:
+        """``(rules, first_click, noise)`` of a game of this run."""
         if not self.points:
-            return (self.rules, self.first_click)
-        return self.points[game_index // self.games]
+            return (self.rules, self.first_click, self.noise)
+        rules, first_click, *rest = self.points[game_index // self.games]
+        return (rules, first_click, rest[0] if rest and rest[0] else None)
+
+    def rules_for(self, game_index: int) -> Rules:
+        """The rules game ``game_index`` of this run is played under."""
+        rules, first_click, noise = self.point(game_index)
+        return Rules.from_string(rules, first_click=first_click, noise=noise)  # type: ignore[arg-type]
 
     def to_json(self) -> str:
         data = asdict(self)

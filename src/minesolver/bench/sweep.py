@@ -1,11 +1,11 @@
-"""Win rate against mine density (and first-click rule): points, tables, CSV, plot.
+"""Win rate against mine density (first-click rule, noise): points, tables, CSV, plot.
 
 A sweep is one stored run whose games are spread over several
-``(rules, first_click)`` points, ``games`` games each, so it resumes like a bench.
+``(rules, first_click, noise)`` points, ``games`` games each, so it resumes like a bench.
 
 >>> points = density_points(30, 16, [0.1, 0.2], ["safe"])
 >>> points
-(('30x16x48', 'safe'), ('30x16x96', 'safe'))
+(('30x16x48', 'safe', ''), ('30x16x96', 'safe', ''))
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .summary import summarize
 __all__ = ["density_points", "parse_densities", "plot_sweep", "sweep_table", "write_csv"]
 
 COLUMNS = [
-    "strategy", "first_click", "width", "height", "mines", "density", "games", "wins",
+    "strategy", "noise", "first_click", "width", "height", "mines", "density", "games", "wins",
     "win_rate", "ci_lo", "ci_hi", "needs_guess", "open_rate", "guesses_per_game",
     "ms_per_game_mean",
 ]
@@ -57,15 +57,23 @@ def parse_densities(text: str) -> list[float]:
 
 
 def density_points(
-    width: int, height: int, densities: Sequence[float], first_clicks: Sequence[str]
-) -> tuple[tuple[str, str], ...]:
-    """One ``(WxHxM, first_click)`` point per first-click rule and density."""
+    width: int,
+    height: int,
+    densities: Sequence[float],
+    first_clicks: Sequence[str],
+    noises: Sequence[str | None] = (None,),
+) -> tuple[tuple[str, str, str], ...]:
+    """One ``(WxHxM, first_click, noise)`` point per noise model, first-click rule
+    and density (noise ``""`` is the classic game)."""
     points = []
-    for first_click in first_clicks:
-        for density in densities:
-            mines = max(1, round(density * width * height))
-            rules = Rules(width, height, mines, first_click=first_click)  # type: ignore[arg-type]
-            points.append((str(rules), first_click))
+    for noise in noises:
+        for first_click in first_clicks:
+            for density in densities:
+                mines = max(1, round(density * width * height))
+                rules = Rules(
+                    width, height, mines, first_click=first_click, noise=noise  # type: ignore[arg-type]
+                )
+                points.append((str(rules), first_click, rules.noise or ""))
     return tuple(dict.fromkeys(points))
 
 
@@ -76,14 +84,15 @@ def sweep_table(spec: RunSpec, rows: Iterable[GameRow]) -> list[dict[str, Any]]:
         groups.setdefault((row.strategy, row.game_index // spec.games), []).append(row)
     table = []
     for name in spec.strategies:
-        for p, (rules_text, first_click) in enumerate(spec.points):
+        for p in range(len(spec.points)):
             games = groups.get((name, p), [])
-            rules = Rules.from_string(rules_text)
+            rules = spec.rules_for(p * spec.games)
             s = summarize(games)
             table.append(
                 {
                     "strategy": name,
-                    "first_click": first_click,
+                    "noise": rules.noise or "none",
+                    "first_click": rules.first_click,
                     "width": rules.width,
                     "height": rules.height,
                     "mines": rules.mines,
@@ -119,10 +128,11 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path, title: str = "") -
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
-    series: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    series: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for row in table:
-        series.setdefault((row["strategy"], row["first_click"]), []).append(row)
-    for (name, first_click), rows in series.items():
+        key = (row["strategy"], row["first_click"], row.get("noise", "none"))
+        series.setdefault(key, []).append(row)
+    for (name, first_click, noise), rows in series.items():
         rows = sorted(rows, key=lambda r: r["density"])
         x = [100 * r["density"] for r in rows]
         y = [100 * r["win_rate"] for r in rows]
@@ -131,6 +141,8 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path, title: str = "") -
             [100 * (r["ci_hi"] - r["win_rate"]) for r in rows],
         ]
         label = f"{name}, first click {first_click}"
+        if noise != "none":
+            label += f", {noise}"
         left.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
         line = right.plot(x, [100 * r["open_rate"] for r in rows], marker="o",
                           label=f"open rate: {label}")

@@ -29,14 +29,14 @@ from ..formats import layout_line
 from ..play import parse_start, start_cell
 from ..strategies import find_strategy
 from . import cli, console, fail
-from .play import FIRST_CLICK, rules_option
+from .play import FIRST_CLICK, NOISE_HELP, rules_option
 
 DEFAULT_DB = "minesolver.sqlite"
 
 
 def _validate(spec: RunSpec) -> None:
-    for points in spec.points or ((spec.rules, spec.first_click),):
-        rules = rules_option(*points)
+    for p in range(max(1, len(spec.points))):
+        rules = spec.rules_for(p * spec.games)
         start_cell(rules, parse_start(spec.start))
     for name in spec.strategies:
         find_strategy(name)
@@ -115,6 +115,7 @@ def results(store: Store, run_id: str, spec: RunSpec) -> dict[str, Any]:
                 "strategy": name,
                 "rules": spec.rules,
                 "first_click": spec.first_click,
+                "noise": spec.noise,
                 "start": spec.start,
                 "seed": spec.seed,
             }
@@ -162,6 +163,7 @@ def bench_json(data: dict[str, Any]) -> dict[str, Any]:
 @click.option("--rules", default="expert", show_default=True)
 @click.option("--first-click", type=FIRST_CLICK, default="safe", show_default=True)
 @click.option("--start", default="corner", show_default=True, help="corner, center or ROW,COL.")
+@click.option("--noise", default=None, help=NOISE_HELP)
 @click.option("--strategy", "strategies", multiple=True,
               help="Strategy to run (repeat to compare on the same boards). Default: best.")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True)
@@ -181,6 +183,7 @@ def bench_cmd(
     rules: str,
     first_click: str,
     start: str,
+    noise: str | None,
     strategies: tuple[str, ...],
     games: int,
     seed: int,
@@ -205,7 +208,7 @@ def bench_cmd(
             fail(f"run {resume} is a {kind} run, not a bench run")
         run_id = resume
     else:
-        board = rules_option(rules, first_click)
+        board = rules_option(rules, first_click, noise)
         if layouts is not None:
             boards = load_layouts(layouts)
             if len(boards) < games:
@@ -220,6 +223,7 @@ def bench_cmd(
             games=games,
             seed=seed,
             layouts=str(Path(layouts).resolve()) if layouts else None,
+            noise=board.noise,
         )
         _validate(spec)
         run_id = store.new_run("bench", spec, __version__)

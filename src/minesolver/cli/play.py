@@ -43,9 +43,12 @@ HHHHHHHHHHHHHHHHHHHHH20001HHHH
 """
 
 
-def rules_option(text: str, first_click: str) -> Rules:
-    """Rules from ``--rules`` and ``--first-click``."""
-    return Rules.from_string(text, first_click=first_click)  # type: ignore[arg-type]
+NOISE_HELP = "Noisy clues: withheld:P, optimistic or cautious (default: exact clues)."
+
+
+def rules_option(text: str, first_click: str, noise: str | None = None) -> Rules:
+    """Rules from ``--rules``, ``--first-click`` and ``--noise``."""
+    return Rules.from_string(text, first_click=first_click, noise=noise)  # type: ignore[arg-type]
 
 
 def new_seed() -> int:
@@ -148,6 +151,7 @@ def record_json(record: GameRecord) -> dict[str, Any]:
     return {
         "rules": str(record.rules),
         "first_click": record.rules.first_click,
+        "noise": record.rules.noise,
         "strategy": record.strategy,
         "seed": record.seed,
         "start": list(record.start),
@@ -166,6 +170,7 @@ def record_json(record: GameRecord) -> dict[str, Any]:
               help="beginner, intermediate, expert or WxHxM.")
 @click.option("--first-click", type=FIRST_CLICK, default="safe", show_default=True)
 @click.option("--start", default="corner", show_default=True, help="corner, center or ROW,COL.")
+@click.option("--noise", default=None, help=NOISE_HELP)
 @click.option("--seed", type=int, default=None, help="Board seed (default: random, printed).")
 @click.option("--strategy", default="best", show_default=True)
 @click.option("--show", is_flag=True, help="Print every step: board, probabilities, move, reason.")
@@ -178,6 +183,7 @@ def play_cmd(
     rules: str,
     first_click: str,
     start: str,
+    noise: str | None,
     seed: int | None,
     strategy: str,
     show: bool,
@@ -186,7 +192,7 @@ def play_cmd(
     as_json: bool,
 ) -> None:
     """Play one game with a strategy."""
-    game_rules = rules_option(rules, first_click)
+    game_rules = rules_option(rules, first_click, noise)
     chosen = find_strategy(strategy)
     begin = parse_start(start)
     seed = new_seed() if seed is None else seed

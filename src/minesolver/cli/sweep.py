@@ -29,6 +29,8 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--first-click", "first_clicks", multiple=True,
               type=click.Choice(["safe", "opening", "none"]),
               help="First-click rule (repeat to compare). Default: safe.")
+@click.option("--noise", "noises", multiple=True,
+              help="Noise model to sweep (repeat; 'none' is the classic game). Default: none.")
 @click.option("--start", default="corner", show_default=True)
 @click.option("--strategy", "strategies", multiple=True, help="Default: best.")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
@@ -46,6 +48,7 @@ def sweep_cmd(
     size: str,
     densities: str,
     first_clicks: tuple[str, ...],
+    noises: tuple[str, ...],
     start: str,
     strategies: tuple[str, ...],
     games: int,
@@ -72,7 +75,7 @@ def sweep_cmd(
     else:
         width, height = _size(size)
         points = density_points(width, height, parse_densities(densities),
-                                first_clicks or ("safe",))
+                                first_clicks or ("safe",), noises or (None,))
         spec = RunSpec(
             rules=points[0][0],
             first_click=points[0][1],
@@ -96,7 +99,8 @@ def sweep_cmd(
     out = console()
     for row in table:
         out.print(
-            f"{row['strategy']:<10} {row['first_click']:<8} {row['width']}x{row['height']}x"
+            f"{row['strategy']:<10} {row['noise']:<13} {row['first_click']:<8} "
+            f"{row['width']}x{row['height']}x"
             f"{row['mines']:<5} density {row['density']:.1%}: win {row['win_rate']:.1%} "
             f"[{row['ci_lo']:.1%}, {row['ci_hi']:.1%}], needs a guess {row['needs_guess']:.0%}, "
             f"open rate {row['open_rate']:.1%}"
