@@ -34,7 +34,7 @@ from .counting import FrontCount, count_front
 from .fronts import Front, split_fronts
 from .system import InconsistentPositionError, SoftClue, build_system
 
-__all__ = ["Analysis", "FrontSummary", "analyze", "front_weights"]
+__all__ = ["Analysis", "FrontSummary", "analyze", "front_weights", "outside_weights"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +65,17 @@ class Analysis:
 
     position: Position
     solutions: int
-    fronts: list[FrontSummary]
     seconds: float
     # per cell: index into _nums/_dens, or -1 revealed (0), -2 mine (1)
     _cell_group: np.ndarray = field(repr=False)
     _nums: list[int] = field(repr=False)
     _dens: list[int] = field(repr=False)
+    _front_data: list[tuple[Front, int, int]] = field(repr=False, default_factory=list)
+
+    @cached_property
+    def fronts(self) -> list[FrontSummary]:
+        """The independent fronts the counting found (after the trivial rules)."""
+        return [_summary(front, lo, hi) for front, lo, hi in self._front_data]
 
     def probability(self, row: int, col: int) -> Fraction:
         """Exact mine probability of ``(row, col)`` (revealed: 0, flagged: 1)."""
@@ -93,24 +98,32 @@ class Analysis:
     @cached_property
     def safe(self) -> list[tuple[int, int]]:
         """Covered cells that are certainly safe, row-major."""
-        cells = self.position.cells
         w = self.position.width
-        return [
-            divmod(i, w)
-            for i, g in enumerate(self._cell_group.tolist())
-            if g >= 0 and self._nums[g] == 0 and cells[i] == COVERED
-        ]
+        return [divmod(i, w) for i in self.safe_indices.tolist()]
+
+    @cached_property
+    def safe_indices(self) -> np.ndarray:
+        """Flat indices of the covered cells that are certainly safe."""
+        zero = np.array([False, False] + [n == 0 for n in self._nums], dtype=bool)
+        covered = np.frombuffer(self.position.cells, dtype=np.uint8) == COVERED
+        out: np.ndarray = np.flatnonzero(zero[self._cell_group + 2] & covered)
+        return out
 
     @cached_property
     def mines(self) -> list[tuple[int, int]]:
         """Covered cells that are certainly mines, flags included, row-major."""
         w = self.position.width
-        nums, dens = self._nums, self._dens
-        return [
-            divmod(i, w)
-            for i, g in enumerate(self._cell_group.tolist())
-            if g == -2 or (g >= 0 and nums[g] == dens[g])
-        ]
+        return [divmod(i, w) for i in self.mine_indices.tolist()]
+
+    @cached_property
+    def mine_indices(self) -> np.ndarray:
+        """Flat indices of the cells that are certainly mines, flags included."""
+        certain = np.array(
+            [True, False] + [n == d for n, d in zip(self._nums, self._dens, strict=True)],
+            dtype=bool,
+        )
+        out: np.ndarray = np.flatnonzero(certain[self._cell_group + 2])
+        return out
 
     def group_of(self, index: int) -> int:
         """Cells with the same group share one probability (-1 open, -2 mine)."""
@@ -144,28 +157,21 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     n_out = len(off_front)
     remaining = system.remaining
 
-    def outside(t: int) -> int:
-        r = remaining - t
-        return comb(n_out, r) if 0 <= r <= n_out else 0
-
     total_front = sum(len(p) - 1 for p in polys)
-    w_out = [outside(t) for t in range(total_front + 1)]
+    w_out = outside_weights(n_out, remaining, total_front)
     gs, prefix_all, _ = front_weights(polys, w_out)
     z = sum(p * w for p, w in zip(prefix_all, w_out, strict=False))
     if z == 0:
         _explain_mine_count(counts, remaining, n_out, position)
 
-    group = np.full(position.width * position.height, -1, dtype=np.int64)
-    cells = position.cells
-    for i, code in enumerate(cells):
-        if code in (FLAG, MINE):
-            group[i] = -2
+    grid = np.frombuffer(position.cells, dtype=np.uint8)
+    group = np.where((grid == FLAG) | (grid == MINE), -2, -1).astype(np.int64)
     nums: list[int] = []
     dens: list[int] = []
 
     # settled by the trivial rules
-    for i in system.settled_mines:
-        group[i] = -2
+    if system.settled_mines:
+        group[system.settled_mines] = -2
     if system.settled_safe:
         nums.append(0)
         dens.append(1)
@@ -186,17 +192,40 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
         nums.append(num_out)
         dens.append(z * n_out)
         group[off_front] = len(nums) - 1
-    # normalise settled-as-certain groups: 0 stays 0; num == den marks a certain mine
-    summaries = [_summary(f, c) for f, c in zip(fronts, counts, strict=True)]
     return Analysis(
         position,
         z,
-        summaries,
         time.perf_counter() - start,
         group,
         nums,
         dens,
+        [(c.front, c.min_mines, c.max_mines) for c in counts],
     )
+
+
+def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:
+    """``w[t] = comb(n_out, remaining - t)`` for ``t`` in ``0..total_front``.
+
+    Consecutive binomials differ by a small ratio, so after one ``comb`` each term
+    costs one multiplication and one exact division.
+
+    >>> outside_weights(5, 3, 4)
+    [10, 10, 5, 1, 0]
+    """
+    w = [0] * (total_front + 1)
+    lo = max(0, remaining - n_out)  # t below this leaves too many mines outside
+    hi = min(total_front, remaining)
+    if lo > hi:
+        return w
+    r = remaining - lo
+    value = comb(n_out, r)
+    w[lo] = value
+    for t in range(lo + 1, hi + 1):
+        # comb(n, r - 1) = comb(n, r) * r / (n - r + 1)
+        value = value * r // (n_out - r + 1)
+        r -= 1
+        w[t] = value
+    return w
 
 
 def front_weights(
@@ -246,13 +275,13 @@ def _correlate(a: list[int], t: list[int], length: int | None = None) -> list[in
     return out
 
 
-def _summary(front: Front, count: FrontCount) -> FrontSummary:
+def _summary(front: Front, min_mines: int, max_mines: int) -> FrontSummary:
     return FrontSummary(
         cells=[front.coords(c) for c in sorted(front.cells)],
         clues=[front.coords(c.at) for c in front.clues],
         boxes=len(front.boxes),
-        min_mines=count.min_mines,
-        max_mines=count.max_mines,
+        min_mines=min_mines,
+        max_mines=max_mines,
         width=front.width(),
     )
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..position import BLANK, COVERED, FLAG, MINE, Position
 from ..rules import neighbour_table, neighbours
 
@@ -99,9 +101,8 @@ def build_system(
             f"{position.mines} mines"
         )
     clues: list[Clue] = []
-    for i, code in enumerate(cells):
-        if code > 8 and not (code == BLANK and soft is not None):
-            continue
+    for i in _clue_cells(position, soft is not None):
+        code = cells[i]
         around: Sequence[int] = table[i] if table is not None else neighbours(i, w, h)
         unknown = []
         flagged = 0
@@ -141,6 +142,42 @@ def build_system(
             f"the clues need more than the {position.mines - known_mines} mines left"
         )
     return system
+
+
+def _neighbour_sum(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its neighbours are set in ``mask``."""
+    h, w = mask.shape
+    padded = np.zeros((h + 2, w + 2), dtype=np.int16)
+    padded[1:-1, 1:-1] = mask
+    total = np.zeros((h, w), dtype=np.int16)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                total += padded[dr : dr + h, dc : dc + w]
+    return total
+
+
+def _clue_cells(position: Position, soft: bool) -> list[int]:
+    """Revealed cells that need looking at, in row-major order.
+
+    Numbers with covered neighbours always do.  A number whose neighbours are all
+    open or flagged only needs its value to equal its flags; the check is done
+    here, vectorised, and the first wrong one (if any) is returned so the loop
+    names it.  Soft clues (noisy games) are all looked at.
+    """
+    grid = np.frombuffer(position.cells, dtype=np.uint8).reshape(position.shape)
+    if soft:
+        return np.flatnonzero((grid <= 8) | (grid == BLANK)).tolist()
+    numbers = grid <= 8
+    covered_around = _neighbour_sum(grid == COVERED)
+    wanted = numbers & (covered_around > 0)
+    closed = numbers & (covered_around == 0)
+    if closed.any():
+        known_around = _neighbour_sum((grid == FLAG) | (grid == MINE))
+        wrong = np.flatnonzero(closed & (grid != known_around))
+        if wrong.size:
+            wanted.flat[wrong[0]] = True
+    return np.flatnonzero(wanted).tolist()
 
 
 def _propagate(system: System) -> None:

@@ -17,7 +17,7 @@ from typing import ClassVar, Literal
 
 from ..analysis import Analysis, analyze
 from ..noise import NoiseModel, SoftClue, parse_noise, soft_clue
-from ..position import Position
+from ..position import COVERED, MINE, Position
 from ..rng import SplitMix64
 from ..rules import Rules
 
@@ -85,6 +85,7 @@ class Strategy(ABC):
         self.noise: NoiseModel | None = None
         self.soft: SoftClue | None = None
         self.last_analysis: Analysis | None = None
+        self.known_mines: set[int] = set()  # proven mines of the current game
 
     def new_game(self, rules: Rules, seed: int) -> None:
         """Forget the previous game; ``seed`` drives tie-breaks and sampling.
@@ -97,10 +98,26 @@ class Strategy(ABC):
         self.noise = parse_noise(rules.noise)
         self.soft = soft_clue(self.noise)
         self.last_analysis = None
+        self.known_mines = set()
 
-    def analyze(self, position: Position) -> Analysis:
-        """Exact analysis of ``position`` under this game's rules (noise included)."""
-        return analyze(position, soft=self.soft)
+    def analyze(self, position: Position, *, remember: bool = False) -> Analysis:
+        """Exact analysis of ``position`` under this game's rules (noise included).
+
+        Cells proven to be mines earlier in the game stay mines: they are passed
+        to the engine as known mines, which saves it re-deriving them.  With
+        ``remember`` (only for positions of the real game, never hypothetical
+        ones) the mines this analysis proves join them.
+        """
+        known = self.known_mines
+        if known:
+            cells = position.cells
+            changes = [(i, MINE) for i in known if cells[i] == COVERED]
+            if changes:
+                position = position.with_cells(changes)
+        analysis = analyze(position, soft=self.soft)
+        if remember:
+            known.update(analysis.mine_indices.tolist())
+        return analysis
 
     @abstractmethod
     def moves(self, position: Position) -> list[Move]:

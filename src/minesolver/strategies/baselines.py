@@ -62,7 +62,7 @@ class _ConstraintStrategy(Strategy):
     combine: Callable[[list[float]], float]
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position)  # to never open a proven mine (and noisy games)
+        analysis = self.analyze(position, remember=True)  # never a proven mine; noisy games
         self.last_analysis = analysis
         found = deduce(position) if self.noise is None else analysis
         if found.safe:

@@ -42,6 +42,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from ..analysis import Analysis, InconsistentPositionError
 from ..noise import SCALE
 from ..position import BLANK, COVERED, FLAG, MINE, Position
@@ -89,7 +91,7 @@ class Best(Strategy):
         self.cutoff = cutoff
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position)
+        analysis = self.analyze(position, remember=True)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
@@ -245,20 +247,17 @@ def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
 
 def _blended_safety(analysis: Analysis) -> float:
     """Safety of the best next move, blended 4:1 with the second best."""
-    safe = len(analysis.safe)
-    if safe >= 2:
+    if len(analysis.safe_indices) >= 2:
         return 1.0
-    position = analysis.position
-    prob = analysis.prob.ravel()
-    cells = position.cells
-    covered = sorted(
-        1.0 - float(prob[i]) for i, code in enumerate(cells) if code == COVERED and prob[i] < 1.0
-    )
-    if not covered:
+    grid = np.frombuffer(analysis.position.cells, dtype=np.uint8)
+    prob = analysis.prob.ravel()[grid == COVERED]
+    prob = prob[prob < 1.0]
+    if prob.size == 0:
         return 1.0
-    s1 = covered[-1]
-    s2 = covered[-2] if len(covered) > 1 else s1
-    return (4 * s1 + s2) / 5
+    if prob.size == 1:
+        return 1.0 - float(prob[0])
+    first, second = np.partition(prob, 1)[:2]
+    return (4 * (1.0 - float(first)) + (1.0 - float(second))) / 5
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:

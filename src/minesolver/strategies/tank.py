@@ -34,7 +34,7 @@ class Tank(Strategy):
     summary = "exact probabilities: every safe cell, else the lowest mine probability"
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position)
+        analysis = self.analyze(position, remember=True)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
