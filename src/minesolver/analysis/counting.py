@@ -108,6 +108,9 @@ class FrontCount:
         over layouts of ``(mines in box b) * weight * g[front mines]``; the mine
         probability of a cell of box ``b`` is ``nums[b] / (len(box) * z)``.
         """
+        if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
+            z = sum(p * x for p, x in zip(self.poly, g, strict=False))
+            return z, [sum(k * p * x for k, (p, x) in enumerate(zip(self.poly, g, strict=False)))]
         fb = self._slot_bytes
         top = max((v.bit_length() for v in g), default=0)
         ab = fb + _bytes_for(top) + 1  # backward slots: forward bound times g, plus headroom
@@ -144,6 +147,8 @@ def count_front(front: Front) -> FrontCount:
     """
     boxes = front.boxes
     clues = front.clues
+    if len(boxes) == 1:
+        return _count_one_box(front)
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     for i, box in enumerate(boxes):
@@ -240,6 +245,25 @@ def count_front(front: Front) -> FrontCount:
             front.coords(clues[0].at),
         )
     return FrontCount(front, poly, fb, tables, moves)
+
+
+def _count_one_box(front: Front) -> FrontCount:
+    """A front of one box: every clue sees exactly its cells."""
+    size = front.boxes[0].size
+    poly = []
+    for m in range(size + 1):
+        w = comb(size, m)
+        for clue in front.clues:
+            w *= clue.factor[m] if clue.factor is not None else int(m == clue.need)
+        poly.append(w)
+    while poly and not poly[-1]:
+        poly.pop()
+    if not poly:
+        raise InconsistentPositionError(
+            f"no layout meets {_name_clues(front, list(range(len(front.clues))))}",
+            front.coords(front.clues[0].at),
+        )
+    return FrontCount(front, poly, 0, [], [])
 
 
 def _name_clues(front: Front, ks: list[int]) -> str:

@@ -21,6 +21,7 @@ prior of a random board; the first-click rule is not modelled).  The engine
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -152,7 +153,7 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     start = time.perf_counter()
     system = build_system(position, soft=soft)
     fronts, off_front = split_fronts(system)
-    counts = [count_front(f) for f in fronts]
+    counts = [_count_cached(f) for f in fronts]
     polys = [c.poly for c in counts]
     n_out = len(off_front)
     remaining = system.remaining
@@ -201,6 +202,29 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
         dens,
         [(c.front, c.min_mines, c.max_mines) for c in counts],
     )
+
+
+# Fronts recur: hypothetical positions differ from the real one in one cell, and
+# successive positions of a game share most fronts.  A front's count depends only
+# on its clues, so counts are kept in a small LRU keyed by them.
+_CACHE: OrderedDict[tuple[object, ...], FrontCount] = OrderedDict()
+_CACHE_SIZE = 2048
+
+
+def _count_cached(front: Front) -> FrontCount:
+    key = (
+        front.board_width,
+        *((c.at, tuple(c.cells), c.need, c.factor) for c in front.clues),
+    )
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    counted = count_front(front)
+    _CACHE[key] = counted
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return counted
 
 
 def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:

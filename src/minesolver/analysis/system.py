@@ -133,7 +133,9 @@ def build_system(
             )
         if unknown:
             clues.append(Clue(i, unknown, need))
-    unknown_all = [i for i, code in enumerate(cells) if code == COVERED]
+    unknown_all: list[int] = np.flatnonzero(
+        np.frombuffer(cells, dtype=np.uint8) == COVERED
+    ).tolist()
     system = System(w, h, unknown_all, clues, remaining)
     if propagate:
         _propagate(system)
