@@ -1,0 +1,154 @@
+"""The web app: play, watch a strategy play, analyse positions, in one page.
+
+:class:`WebState` is the core object: it owns the games being played and watched
+and builds the ASGI app (`starlette`).  Handlers live in :mod:`.views`, the page
+in ``static/``.  The page is built only from the JSON the API serves, documented
+in ``docs/web.md``.  Coordinates are ``(row, col)`` everywhere.
+
+Safety: the server keeps the mine layout.  Until a game is over no response
+carries an unrevealed mine (nor the seed that would give the layout away); ids
+are unguessable and bound to the browser's session cookie; board sizes, bodies
+and the number of stored games are capped; every bad request gets a JSON error
+with a 4xx status.
+
+>>> web = WebState(max_side=50)
+>>> app = web.app()
+>>> app.state.web is web, [route.path for route in app.routes][:3]
+(True, ['/', '/api', '/api/games'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from anyio import CapacityLimiter
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+
+from ..game import Game
+from ..rules import Rules
+from ..strategies import find_strategy
+from .errors import EXCEPTION_HANDLERS, ApiError
+from .middleware import BodyLimitMiddleware, HeadersMiddleware, SessionMiddleware
+from .sandbox import Limits, Sandbox
+from .state import PlayEntry, Store, new_id
+from .watching import Watch
+
+__all__ = ["STATIC", "WebState", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+T = TypeVar("T")
+
+
+class WebState:
+    """Everything the server remembers, with its limits; builds the app.
+
+    ``max_side`` caps boards (width and height); ``max_games`` and
+    ``max_watches`` cap the LRU stores; ``max_playing`` caps the strategies
+    playing watched games at once; ``max_body`` caps request bodies (bytes);
+    ``workers`` caps the analyses running at once; each runs in a child process
+    that may use ``memory`` bytes and ``seconds`` seconds (``watch_seconds`` for a
+    watched game).
+    """
+
+    def __init__(
+        self,
+        *,
+        max_side: int = 200,
+        max_games: int = 256,
+        max_watches: int = 32,
+        max_playing: int = 2,
+        max_body: int = 1 << 20,
+        workers: int = 2,
+        memory: int = 2 << 30,
+        seconds: float = 30.0,
+        watch_seconds: float = 600.0,
+    ) -> None:
+        self.max_side = max_side
+        self.max_playing = max_playing
+        self.max_body = max_body
+        self.workers = workers
+        self.games: Store[PlayEntry] = Store(max_games)
+        self.watches: Store[Watch] = Store(max_watches)
+        self.sandbox = Sandbox.shared(Limits(memory=memory, seconds=seconds), size=workers)
+        self.watch_limits = Limits(memory=memory, seconds=watch_seconds)
+        self._limiter: CapacityLimiter | None = None
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, session: str, rules: Rules, seed: int | None) -> PlayEntry:
+        """Start a game for ``session``; mines are laid at the first reveal."""
+        entry = PlayEntry(new_id(), rules, Game(rules, seed=seed), seed_given=seed is not None)
+        self.games.put(entry.id, session, entry)
+        return entry
+
+    def game(self, session: str, id: str) -> PlayEntry:
+        """``session``'s game ``id``; 404 if it is unknown or someone else's."""
+        entry = self.games.get(id, session)
+        if entry is None:
+            raise ApiError(404, f"no game {id[:40]!r} in this session")
+        return entry
+
+    # ------------------------------------------------------------------ watches
+    def new_watch(
+        self, session: str, rules: Rules, strategy: str, seed: int, start: tuple[int, int]
+    ) -> Watch:
+        """Start a strategy playing a game in the background."""
+        label = find_strategy(strategy).label  # StrategyError -> 400, before anything starts
+        playing = sum(1 for w in self.watches.values() if w.status == "running")
+        if playing >= self.max_playing:
+            raise ApiError(
+                429, f"{playing} games are being played already; wait for one to finish"
+            )
+        watch = Watch(new_id(), rules, label, seed=seed, start=start, limits=self.watch_limits)
+        for old in self.watches.put(watch.id, session, watch):
+            old.cancelled = True
+        watch.start_thread()
+        return watch
+
+    def watch(self, session: str, id: str) -> Watch:
+        """``session``'s watched game ``id``; 404 if it is unknown or someone else's."""
+        watch = self.watches.get(id, session)
+        if watch is None:
+            raise ApiError(404, f"no watched game {id[:40]!r} in this session")
+        return watch
+
+    # ------------------------------------------------------------------ work
+    async def run(self, func: Callable[..., T], *args: Any, seconds: float | None = None) -> T:
+        """``func(*args)`` in a sandboxed worker process, waited for in a thread.
+
+        Raises :class:`~.sandbox.LimitError` (a 422) past the memory or time limit.
+        """
+        if self._limiter is None:
+            self._limiter = CapacityLimiter(self.workers)
+        call = partial(self.sandbox.call, func, *args, seconds=seconds)
+        return await anyio.to_thread.run_sync(call, limiter=self._limiter)
+
+    # ------------------------------------------------------------------ app
+    def app(self) -> Starlette:
+        """The ASGI app serving the page and the API from this state."""
+        from .views import routes
+
+        app = Starlette(
+            routes=routes(STATIC),
+            middleware=[
+                Middleware(HeadersMiddleware),
+                Middleware(SessionMiddleware),
+                Middleware(BodyLimitMiddleware, limit=self.max_body),
+            ],
+            exception_handlers=EXCEPTION_HANDLERS,
+        )
+        app.state.web = self
+        return app
+
+
+def create_app(**options: Any) -> Starlette:
+    """A new app with a fresh :class:`WebState` (``options`` are its limits).
+
+    >>> create_app(max_side=50).state.web.max_side
+    50
+    """
+    return WebState(**options).app()

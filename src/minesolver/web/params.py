@@ -1,0 +1,143 @@
+"""Reading requests: JSON bodies and their fields, checked, with messages that quote them.
+
+Every reader raises :class:`~.errors.ApiError` (400) on bad input, so a view can
+read its fields in a few lines and never meet a ``KeyError`` or ``TypeError``.
+
+>>> read_int({"row": 3}, "row", low=0, high=8)
+3
+>>> read_int({"row": "3"}, "row")
+Traceback (most recent call last):
+...
+minesolver.web.errors.ApiError: field 'row' must be an integer, got '3'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+from starlette.requests import Request
+
+from ..rules import FirstClick, Rules
+from .errors import ApiError
+
+__all__ = [
+    "check_size",
+    "read_body",
+    "read_cell",
+    "read_int",
+    "read_json",
+    "read_rules",
+    "read_seed",
+    "read_str",
+]
+
+_MISSING = object()
+SEED_LIMIT = 2**64
+
+
+async def read_body(request: Request) -> bytes:
+    """The raw body (the size cap is enforced by the middleware while it streams in)."""
+    return await request.body()
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The body as a JSON object; an empty body reads as ``{}``."""
+    raw = await read_body(request)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, f"body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, f"body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def read_int(
+    body: dict[str, Any],
+    name: str,
+    *,
+    default: Any = _MISSING,
+    low: int | None = None,
+    high: int | None = None,
+) -> Any:
+    """An integer field within ``[low, high]``; ``default`` when absent (or null)."""
+    value = body.get(name)
+    if value is None:
+        if default is _MISSING:
+            raise ApiError(400, f"field {name!r} is required")
+        return default
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ApiError(400, f"field {name!r} must be an integer, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiError(400, f"field {name!r} must be between {low} and {high}, got {value}")
+    return value
+
+
+def read_str(body: dict[str, Any], name: str, *, default: Any = _MISSING) -> Any:
+    """A string field; ``default`` when absent (or null)."""
+    value = body.get(name)
+    if value is None:
+        if default is _MISSING:
+            raise ApiError(400, f"field {name!r} is required")
+        return default
+    if not isinstance(value, str):
+        raise ApiError(400, f"field {name!r} must be a string, got {value!r}")
+    return value
+
+
+def read_rules(body: dict[str, Any], *, max_side: int) -> Rules:
+    """``rules`` (a preset name or ``WxHxM``) and ``first_click``, within the size cap.
+
+    >>> read_rules({"rules": "9x9x10", "first_click": "opening"}, max_side=200)
+    Rules(9, 9, 10, first_click='opening')
+    """
+    first_click = read_str(body, "first_click", default="safe")
+    if first_click not in get_args(FirstClick):
+        choices = ", ".join(get_args(FirstClick))
+        raise ApiError(400, f"unknown first_click {first_click!r}: expected one of {choices}")
+    text = read_str(body, "rules", default="expert")
+    if len(text) > 40:
+        raise ApiError(400, f"cannot read rules {text[:40]!r}...: too long")
+    rules = Rules.from_string(text, first_click=first_click)  # RulesError -> 400
+    check_size(rules.width, rules.height, max_side)
+    return rules
+
+
+def check_size(width: int, height: int, max_side: int) -> None:
+    """Refuse boards wider or taller than the web app's cap."""
+    if width > max_side or height > max_side:
+        raise ApiError(
+            400,
+            f"board {width}x{height} is larger than this server allows: "
+            f"at most {max_side}x{max_side}",
+        )
+
+
+def read_cell(body: dict[str, Any], width: int, height: int) -> tuple[int, int]:
+    """``row`` and ``col``, on the board."""
+    row = read_int(body, "row", low=0, high=height - 1)
+    col = read_int(body, "col", low=0, high=width - 1)
+    return (row, col)
+
+
+def read_seed(body: dict[str, Any]) -> int | None:
+    """An optional board seed, ``0 <= seed < 2**64``: an integer or a decimal string.
+
+    Strings let JavaScript send seeds above 2**53 without rounding them.
+
+    >>> read_seed({"seed": "18446744073709551615"}), read_seed({})
+    (18446744073709551615, None)
+    """
+    value = body.get("seed")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        if not text.isdecimal() or len(text) > 20:
+            raise ApiError(400, f"field 'seed' must be a whole number, got {value!r}")
+        body = {"seed": int(text)}
+    seed: int | None = read_int(body, "seed", default=None, low=0, high=SEED_LIMIT - 1)
+    return seed

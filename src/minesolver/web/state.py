@@ -1,0 +1,112 @@
+"""What the server remembers: games being played and games being watched, per session.
+
+Nothing here knows about HTTP.  Each browser has a session id (a random cookie);
+each game and each watched game has an unguessable id and belongs to one session.
+Looking an id up from another session fails exactly as an unknown id does, so one
+browser cannot even learn that another's game exists.  Both stores are LRU caches
+with a fixed size, so memory cannot grow without bound.
+
+>>> store = Store[str](capacity=2)
+>>> for key in "abc":
+...     _ = store.put(key, "session", key.upper())
+>>> store.get("a", "session") is None, store.get("c", "session")
+(True, 'C')
+>>> store.get("c", "someone else") is None
+True
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from ..game import Game
+from ..rules import Rules
+from ..strategies import Strategy
+
+__all__ = ["PlayEntry", "Store", "new_id", "new_seed"]
+
+T = TypeVar("T")
+
+
+def new_seed() -> int:
+    """A fresh seed (32 bits: short enough to type back)."""
+    return secrets.randbelow(2**32)
+
+
+def new_id() -> str:
+    """An unguessable id (128 random bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
+
+
+class Store(Generic[T]):
+    """An LRU map ``id -> (session, value)``; the oldest entry goes when it is full."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[str, tuple[str, T]] = OrderedDict()
+
+    def put(self, key: str, session: str, value: T) -> list[T]:
+        """Store ``value``; returns the values evicted to make room."""
+        self._items[key] = (session, value)
+        self._items.move_to_end(key)
+        evicted = []
+        while len(self._items) > self.capacity:
+            _, (_, old) = self._items.popitem(last=False)
+            evicted.append(old)
+        return evicted
+
+    def get(self, key: str, session: str) -> T | None:
+        """The value, if it exists *and* belongs to ``session``."""
+        item = self._items.get(key)
+        if item is None or not hmac.compare_digest(item[0], session):
+            return None
+        self._items.move_to_end(key)
+        return item[1]
+
+    def values(self) -> list[T]:
+        """Every value, oldest first."""
+        return [value for _, value in self._items.values()]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class PlayEntry:
+    """A game a person plays in the browser.  Mutable; changed only on the event loop.
+
+    ``version`` counts the changes, so a hint or a solver move computed on an
+    older position can be recognised as stale.
+    """
+
+    id: str
+    rules: Rules
+    game: Game
+    seed_given: bool
+    version: int = 0
+    started: float | None = None  # monotonic time of the first reveal
+    ended: float | None = None
+    solvers: dict[str, Strategy] = field(default_factory=dict)
+    thinking: set[str] = field(default_factory=set)  # solvers busy on this game now
+
+    def touch(self) -> None:
+        """Note a change: bump the version, start or stop the clock."""
+        self.version += 1
+        now = time.monotonic()
+        if self.started is None and self.game.status != "ready":
+            self.started = now
+        if self.ended is None and self.game.is_over:
+            self.ended = now
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the first reveal (frozen once the game is over)."""
+        if self.started is None:
+            return 0.0
+        end = self.ended if self.ended is not None else time.monotonic()
+        return round(end - self.started, 3)

@@ -1,0 +1,564 @@
+// The page: three modes, each drawn only from the JSON the API serves
+// (docs/web.md).  No framework, no build step.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------------ API
+async function api(method, path, body, type) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = type || "application/json";
+    init.body = type ? body : JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    const err = new Error(data.error || `HTTP ${response.status}`);
+    err.status = response.status;
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+let errorTimer = null;
+function showError(err) {
+  const box = $("error");
+  box.textContent = err.message || String(err);
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+const pct = (p) => `${(p * 100).toFixed(1)}%`;
+const at = ([r, c]) => `(${r}, ${c})`;
+
+// A layout count can have thousands of digits: show it whole or as 1.23e4567.
+function bigCount(text) {
+  if (text.length <= 15) return Number(text).toLocaleString("en");
+  return `${text[0]}.${text.slice(1, 3)}×10^${text.length - 1}`;
+}
+
+// ------------------------------------------------------------------ shared widgets
+let META = null;
+
+function rulesWidget(box) {
+  const p = box.dataset.prefix;
+  const presets = Object.entries(META.presets)
+    .map(([name, r]) => `<option value="${name}">${name} (${r.replace(/x/g, "×")})</option>`)
+    .join("");
+  const max = META.limits.max_side;
+  box.innerHTML = `
+    <label>Board <select id="${p}-preset">${presets}<option value="custom">custom…</option></select></label>
+    <div class="row custom" id="${p}-custom" hidden>
+      <label>W <input id="${p}-w" type="number" min="1" max="${max}" value="30"></label>
+      <label>H <input id="${p}-h" type="number" min="1" max="${max}" value="16"></label>
+      <label>Mines <input id="${p}-m" type="number" min="0" value="99"></label>
+    </div>
+    <label>First click <select id="${p}-first">${META.first_click
+      .map((f) => `<option>${f}</option>`).join("")}</select></label>`;
+  $(`${p}-preset`).value = "expert";
+  $(`${p}-preset`).addEventListener("change", () => {
+    $(`${p}-custom`).hidden = $(`${p}-preset`).value !== "custom";
+  });
+}
+
+function readRules(p) {
+  const preset = $(`${p}-preset`).value;
+  const rules = preset === "custom"
+    ? `${$(`${p}-w`).value}x${$(`${p}-h`).value}x${$(`${p}-m`).value}` : preset;
+  return { rules, first_click: $(`${p}-first`).value };
+}
+
+// ------------------------------------------------------------------ Play
+const play = {
+  game: null,
+  hint: null,
+  highlight: [],
+  busy: false,
+  tick: null,
+  clock: { base: 0, since: 0 },
+
+  init() {
+    this.board = new BoardView($("play-board"), { down: (r, c, b) => this.click(r, c, b) });
+    $("play-form").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
+    $("play-hint").addEventListener("change", () => this.refreshHint());
+    $("play-solve").addEventListener("click", () => this.solve());
+    this.tick = setInterval(() => this.showTime(), 200);
+  },
+
+  async start() {
+    const body = { ...readRules("play"), seed: $("play-seed").value.trim() || null };
+    try {
+      const data = await api("POST", "/api/games", body);
+      this.hint = null;
+      this.highlight = [];
+      $("play-move").textContent = "";
+      this.show(data.game);
+    } catch (err) { showError(err); }
+  },
+
+  async click(r, c, button) {
+    const g = this.game;
+    if (!g || g.status === "won" || g.status === "lost" || this.busy) return;
+    const ch = g.position.rows[r][c];
+    let action = "reveal";
+    if (button === 2) action = "toggle_flag";
+    else if (button === 1 || (ch >= "1" && ch <= "8")) action = "chord";
+    this.busy = true;
+    try {
+      const data = await api("POST", `/api/games/${g.id}/moves`, { action, row: r, col: c });
+      this.highlight = [];
+      this.show(data.game);
+    } catch (err) { showError(err); }
+    this.busy = false;
+  },
+
+  async solve() {
+    const g = this.game;
+    if (!g || this.busy) return;
+    this.busy = true;
+    $("play-move").textContent = "Solver is thinking…";
+    try {
+      const data = await api("POST", `/api/games/${g.id}/solve`, {
+        strategy: $("play-strategy").value, all_deductions: $("play-all").checked,
+      });
+      const moves = data.moves;
+      $("play-move").textContent = moves.length > 1
+        ? `${moves.length} safe cells by deduction: ${moves.slice(0, 4).map((m) => at(m.cell)).join(" ")}${moves.length > 4 ? " …" : ""}`
+        : moves.map((m) => m.text).join("; ");
+      this.highlight = moves.map((m) => m.cell);
+      this.show(data.game);
+    } catch (err) {
+      $("play-move").textContent = "";
+      showError(err);
+    }
+    this.busy = false;
+  },
+
+  show(game) {
+    this.game = game;
+    this.clock = { base: game.elapsed, since: performance.now() };
+    $("play-mines").textContent = String(game.mines_left);
+    const status = {
+      ready: "Click any cell to start.",
+      playing: "Playing…",
+      won: `You won! ${game.clicks} clicks, 3BV ${game.bbbv}, seed ${game.seed}.`,
+      lost: `Boom. You lost (seed ${game.seed}).`,
+    }[game.status];
+    $("play-status").textContent = status;
+    $("play-status").dataset.status = game.status;
+    this.draw();
+    this.showTime();
+    this.refreshHint();
+  },
+
+  draw() {
+    const g = this.game;
+    const hint = this.hint && this.hint.version === g.version ? this.hint.analysis : null;
+    this.board.set({
+      position: g.position,
+      analysis: $("play-hint").checked && g.status !== "won" && g.status !== "lost" ? hint : null,
+      showProb: true,
+      highlight: this.highlight,
+      mines: g.mines,
+      exploded: g.exploded,
+      wrongFlags: g.wrong_flags,
+    });
+  },
+
+  async refreshHint() {
+    const g = this.game;
+    const info = $("play-hint-info");
+    if (!g || !$("play-hint").checked || g.status === "won" || g.status === "lost") {
+      info.textContent = "";
+      if (g) this.draw();
+      return;
+    }
+    if (this.hint && this.hint.version === g.version) return this.draw();
+    info.textContent = "Computing…";
+    try {
+      const hint = await api("GET", `/api/games/${g.id}/hint`);
+      if (!this.game || hint.version !== this.game.version || g.id !== this.game.id) return;
+      this.hint = hint;
+      const a = hint.analysis;
+      info.textContent = `${bigCount(a.solutions)} layouts · ${a.safe.length} safe · ` +
+        `${a.mine.length} certain mines · ${a.seconds < 0.01 ? "<10" : Math.round(a.seconds * 1000)} ms`;
+      info.dataset.version = String(hint.version);
+      this.draw();
+    } catch (err) { showError(err); }
+  },
+
+  showTime() {
+    const g = this.game;
+    let t = 0;
+    if (g) t = g.status === "playing" ? this.clock.base + (performance.now() - this.clock.since) / 1000 : g.elapsed;
+    $("play-time").textContent = String(Math.floor(t));
+  },
+};
+
+// ------------------------------------------------------------------ Watch
+const watch = {
+  summary: null,
+  steps: new Map(),
+  index: 0,
+  timer: null,
+  socket: null,
+  loading: false,
+
+  init() {
+    this.board = new BoardView($("watch-board"), {});
+    $("watch-form").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
+    $("watch-first").addEventListener("click", () => this.go(0));
+    $("watch-back").addEventListener("click", () => this.go(this.index - 1));
+    $("watch-next").addEventListener("click", () => this.go(this.index + 1));
+    $("watch-last").addEventListener("click", () => this.go(this.summary ? this.summary.steps - 1 : 0));
+    $("watch-play").addEventListener("click", () => this.toggle());
+    $("watch-speed").addEventListener("input", () => {
+      $("watch-speed-out").textContent = $("watch-speed").value;
+      if (this.timer) { this.pause(); this.resume(); }
+    });
+    for (const id of ["watch-prob", "watch-fronts"]) $(id).addEventListener("change", () => this.draw());
+    document.addEventListener("keydown", (e) => {
+      if (currentMode() !== "watch" || e.target.closest("input, select, textarea")) return;
+      if (e.key === "ArrowRight") this.go(this.index + 1);
+      else if (e.key === "ArrowLeft") this.go(this.index - 1);
+      else if (e.key === " ") { e.preventDefault(); this.toggle(); }
+    });
+  },
+
+  async start() {
+    this.pause();
+    const body = {
+      ...readRules("watch"),
+      strategy: $("watch-strategy").value,
+      start: $("watch-start").value,
+      seed: $("watch-seed").value.trim() || null,
+    };
+    try {
+      const data = await api("POST", "/api/watch", body);
+      this.steps = new Map();
+      this.index = 0;
+      this.step = null;
+      this.update(data.watch);
+      this.follow(data.watch.id);
+    } catch (err) { showError(err); }
+  },
+
+  // Follow the game while it is played: pushed by the websocket, else polled.
+  follow(id) {
+    if (this.socket) this.socket.close();
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/watch/${id}/ws`;
+    let pushed = false;
+    try {
+      const socket = new WebSocket(url);
+      this.socket = socket;
+      socket.onmessage = (e) => {
+        pushed = true;
+        const data = JSON.parse(e.data);
+        if (data.watch && this.summary && data.watch.id === this.summary.id) this.update(data.watch);
+      };
+      socket.onclose = () => { if (!pushed) this.poll(id); };
+    } catch (err) { this.poll(id); }
+  },
+
+  async poll(id) {
+    while (this.summary && this.summary.id === id && this.summary.status === "running") {
+      await new Promise((done) => setTimeout(done, 300));
+      try { this.update((await api("GET", `/api/watch/${id}`)).watch); } catch (err) { return showError(err); }
+    }
+  },
+
+  update(summary) {
+    this.summary = summary;
+    const gif = $("watch-gif");
+    gif.hidden = summary.status !== "done" || summary.width * summary.height > META.limits.gif_max_cells;
+    gif.href = `/api/watch/${summary.id}/gif`;
+    if (summary.status === "failed") showError(new Error(`the strategy failed: ${summary.error}`));
+    this.showCounter();
+    if (!this.step && summary.steps > 0) this.go(0);  // show the first click as soon as it exists
+  },
+
+  showCounter() {
+    const s = this.summary;
+    if (!s) return;
+    const playing = s.status === "running" ? " (still playing…)" : "";
+    $("watch-counter").textContent = `Step ${this.index} of ${Math.max(0, s.steps - 1)}${playing}`;
+    $("watch-counter").dataset.index = String(this.index);
+    $("watch-counter").dataset.status = s.status;
+  },
+
+  async fetchStep(i) {
+    if (this.steps.has(i)) return this.steps.get(i);
+    const s = this.summary;
+    const data = await api("GET", `/api/watch/${s.id}/steps/${i}`);
+    // big boards: keep a window of steps, not the whole game
+    if (this.steps.size > 80) this.steps.delete(this.steps.keys().next().value);
+    this.steps.set(i, data.step);
+    return data.step;
+  },
+
+  async go(i) {
+    const s = this.summary;
+    if (!s || this.loading) return false;
+    const last = s.steps - 1;
+    if (i < 0 || i > last) return false;
+    this.loading = true;
+    try {
+      const step = await this.fetchStep(i);
+      if (this.summary !== s && this.summary.id !== s.id) return false;
+      this.index = i;
+      this.step = step;
+      this.draw();
+      this.describe(step);
+      this.showCounter();
+      if (i + 1 <= last) this.fetchStep(i + 1).catch(() => {});  // prefetch
+      return true;
+    } catch (err) {
+      if (err.status !== 409) showError(err);
+      return false;
+    } finally {
+      this.loading = false;
+    }
+  },
+
+  draw() {
+    const step = this.step;
+    if (!step) return;
+    this.board.set({
+      position: step.position,
+      analysis: step.analysis,
+      showProb: $("watch-prob").checked,
+      showFronts: $("watch-fronts").checked,
+      highlight: step.moves.map((m) => m.cell),
+      mines: step.mines,
+      exploded: step.exploded,
+    });
+  },
+
+  describe(step) {
+    const reason = $("watch-reason");
+    const s = this.summary;
+    const a = step.analysis;
+    if (step.outcome) {
+      const r = s.result;
+      reason.textContent = step.outcome === "won" ? "Won!" : "Lost: the last guess hit a mine.";
+      reason.dataset.reason = step.outcome;
+      $("watch-info").textContent = r
+        ? `${r.clicks} clicks · ${r.guesses} guesses · 3BV ${r.bbbv} · ${r.opened}/${r.safe_cells} safe cells opened · ${(r.seconds * 1000).toFixed(0)} ms`
+        : "";
+    } else {
+      const moves = step.moves;
+      const m = moves[0];
+      const label = {
+        first: `First click at ${at(m.cell)}.`,
+        deduction: `Deduction: ${moves.length} certainly safe cell${moves.length > 1 ? "s" : ""} opened.`,
+        guess: `Guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
+        forced: `Forced 50/50 at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
+        endgame: `Endgame search chose ${at(m.cell)}: win chance ${pct(m.win_chance || 0)}, mine risk ${pct(m.probability || 0)}.`,
+      }[m.reason];
+      reason.textContent = label;
+      reason.dataset.reason = m.reason;
+      $("watch-info").textContent = a
+        ? `${bigCount(a.solutions)} layouts · ${a.fronts.length} front${a.fronts.length === 1 ? "" : "s"} · ${step.opened.length} cells opened`
+        : `${step.opened.length} cells opened`;
+    }
+    const list = $("watch-fronts-list");
+    list.textContent = "";
+    for (const [i, f] of ((a && a.fronts) || []).entries()) {
+      if (i >= 12) { list.append(`… ${a.fronts.length - 12} more`); break; }
+      const chip = document.createElement("span");
+      chip.className = "chip";
+      chip.style.borderColor = frontColour(i);
+      chip.textContent = `${i + 1}: ${f.cells.length} cells, ${f.min_mines}–${f.max_mines} mines`;
+      list.append(chip);
+    }
+  },
+
+  toggle() { if (this.timer) this.pause(); else this.resume(); },
+
+  resume() {
+    if (!this.summary) return;
+    $("watch-play").textContent = "Pause";
+    const every = 1000 / Number($("watch-speed").value);
+    this.timer = setInterval(async () => {
+      if (this.loading) return;
+      const moved = await this.go(this.index + 1);
+      if (!moved && this.summary.status !== "running") this.pause();
+    }, every);
+  },
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    $("watch-play").textContent = "Play";
+  },
+};
+
+// ------------------------------------------------------------------ Analyse
+const EXAMPLE = `30x16x99
+HHHHHH10002FHHHH12F1HHHHHHHHHH
+HHHHHH10003FHHHHF3112FHHHHHHHF
+HHHHHH11213HHH12F2002F4H3FH122
+HHHHHHHHHHHHHH221100112244HH1H
+HHHHHHHHHH1HHHF200000001FH43H2
+HHHHHHHHHHH1H2H21222110123FH2F
+HHH1HHHHHHF212111HH2F100012221
+HHHHHHH11222H10012222322110000
+HHHHHHH100011100001H2HFHF10111
+HHHHHHH221100012322H23F31101H2
+HHHHHHHH2H21002FHFH111110013HF
+HHHHHHH2H2H2113FHHHH1100112HFH
+HHHHHHHH1212HHHHHHHHF2101FH3HH
+HHHHHHHHHHHHHHHHHHHHHH1012HHHH
+HHHHHHHHHHHHHHHHHHHHF31001HHHH
+HHHHHHHHHHHHHHHHHHHHH20001HHHH
+`;
+const BRUSHES = ["H", "F", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
+
+const analyse = {
+  grid: null,     // {width, height, mines, rows}: what the last response served, then painted on
+  result: null,
+  brush: "1",
+  timer: null,
+  pending: 0,
+
+  init() {
+    this.board = new BoardView($("analyse-board"), {
+      down: (r, c, b) => this.paint(r, c, b),
+      drag: (r, c, b) => this.paint(r, c, b),
+    });
+    const box = $("analyse-brushes");
+    for (const b of BRUSHES) {
+      const label = document.createElement("label");
+      label.innerHTML = `<input type="radio" name="brush" value="${b}"><span>${b === "H" ? "covered" : b === "F" ? "flag" : b}</span>`;
+      label.querySelector("input").checked = b === this.brush;
+      label.querySelector("input").addEventListener("change", () => { this.brush = b; });
+      box.append(label);
+    }
+    $("analyse-go").addEventListener("click", () => this.analyseText());
+    $("analyse-copy").addEventListener("click", () => this.copyOut());
+    $("analyse-blank").addEventListener("click", () => this.blank());
+    $("analyse-m").addEventListener("change", () => {
+      if (this.grid) { this.grid.mines = Number($("analyse-m").value); this.schedule(); }
+    });
+    $("analyse-text").value = EXAMPLE;
+  },
+
+  shown() { if (!this.grid) this.analyseText(); },
+
+  blank() {
+    const w = Number($("analyse-w").value), h = Number($("analyse-h").value);
+    const mines = Number($("analyse-m").value);
+    this.grid = { width: w, height: h, mines, rows: Array.from({ length: h }, () => "H".repeat(w)) };
+    this.schedule(0);
+  },
+
+  paint(r, c, button) {
+    if (!this.grid) return;
+    const ch = button === 2 ? "H" : this.brush;
+    const row = this.grid.rows[r];
+    if (row[c] === ch) return;
+    this.grid.rows[r] = row.slice(0, c) + ch + row.slice(c + 1);
+    // draw the stroke at once; the analysis follows when the server answers
+    this.board.set({ position: this.grid, analysis: null, showProb: true });
+    this.schedule();
+  },
+
+  schedule(delay = 200) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.send({ position: this.grid }), delay);
+  },
+
+  analyseText() { this.send({ text: $("analyse-text").value }); },
+
+  async send(body) {
+    const ticket = ++this.pending;
+    $("analyse-status").textContent = "Analysing…";
+    let data, error = null;
+    try {
+      data = await api("POST", "/api/analyse", body);
+    } catch (err) {
+      if (!err.data || !err.data.position) {
+        if (ticket === this.pending) $("analyse-status").textContent = "";
+        return showError(err);
+      }
+      data = err.data;
+      error = err;
+    }
+    if (ticket !== this.pending) return;  // a newer request is on its way
+    this.result = data;
+    this.grid = { ...data.position, rows: [...data.position.rows] };
+    $("analyse-w").value = data.position.width;
+    $("analyse-h").value = data.position.height;
+    $("analyse-m").value = data.position.mines;
+    const status = $("analyse-status");
+    if (error) {
+      status.textContent = error.message;
+      status.dataset.state = "inconsistent";
+      $("analyse-info").textContent = data.clue ? `The clue at ${at(data.clue)} cannot be satisfied.` : "";
+      this.board.set({ position: data.position, clue: data.clue });
+      return;
+    }
+    const a = data.analysis;
+    status.textContent = `${bigCount(a.solutions)} layouts`;
+    status.dataset.state = "ok";
+    status.dataset.solutions = a.solutions;
+    $("analyse-info").textContent = `${a.safe.length} safe · ${a.mine.length} certain mines · ` +
+      `${a.fronts.length} fronts · ${(a.seconds * 1000).toFixed(1)} ms`;
+    this.board.set({ position: data.position, analysis: a, showProb: true });
+  },
+
+  async copyOut() {
+    if (!this.grid) return;
+    try {
+      const data = await api("POST", "/api/positions", { position: this.grid });
+      $("analyse-text").value = data.text;
+      if (navigator.clipboard) await navigator.clipboard.writeText(data.text).catch(() => {});
+    } catch (err) { showError(err); }
+  },
+};
+
+// ------------------------------------------------------------------ modes
+function currentMode() {
+  const mode = location.hash.slice(1);
+  return ["play", "watch", "analyse"].includes(mode) ? mode : "play";
+}
+
+function showMode() {
+  const mode = currentMode();
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
+  }
+  for (const section of document.querySelectorAll(".mode")) section.hidden = section.id !== mode;
+  if (mode === "play") play.board.draw();
+  if (mode === "watch") watch.board.draw();
+  if (mode === "analyse") analyse.shown();
+}
+
+async function main() {
+  try {
+    META = await api("GET", "/api");
+  } catch (err) { return showError(err); }
+  for (const box of document.querySelectorAll(".rules")) rulesWidget(box);
+  $("play-preset").value = "beginner";
+  for (const select of document.querySelectorAll(".strategies")) {
+    select.innerHTML = META.strategies
+      .map((s) => `<option value="${s.name}" title="${s.summary}">${s.name}</option>`).join("");
+    select.value = "best";
+  }
+  play.init();
+  watch.init();
+  analyse.init();
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => { location.hash = tab.dataset.mode; });
+  }
+  window.addEventListener("hashchange", showMode);
+  $("zoom").addEventListener("change", () => { for (const b of [play, watch, analyse]) b.board.draw(); });
+  showMode();
+  await play.start();
+  document.body.dataset.ready = "true";
+}
+
+main();

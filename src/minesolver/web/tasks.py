@@ -1,0 +1,32 @@
+"""The work done in :mod:`.sandbox` children for Play and Analyse: plain functions.
+
+They take and return picklable values, and hold no state between calls: a
+strategy travels to the child and back, so its random generator moves on.
+
+>>> from minesolver.position import Position
+>>> analysis_of(Position.from_text("3x1x1\\n1HH\\n"))["solutions"]
+'1'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..analysis import analyze
+from ..position import Position
+from ..strategies import Move, Strategy
+from .payloads import analysis_json
+
+__all__ = ["analysis_of", "solver_moves"]
+
+
+def analysis_of(position: Position) -> dict[str, Any]:
+    """The API's analysis JSON of ``position``."""
+    return analysis_json(analyze(position))
+
+
+def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], Strategy]:
+    """The strategy's moves, and the strategy itself (its state moved on)."""
+    moves = strategy.moves(position)
+    strategy.last_analysis = None  # big, and not needed back
+    return moves, strategy

@@ -1,0 +1,84 @@
+"""Analyse mode: exact probabilities of a pasted or painted position.
+
+A position arrives as JSMinesweeper ``.mine`` text (a ``text/plain`` body, or
+``{"text": ...}``) or as the painting grid ``{"position": {"width", "height",
+"mines", "rows"}}`` whose rows use the same characters.  Unreadable input is a
+400 naming the line, column and character (of the equivalent ``.mine`` text);
+a position no layout satisfies is a 422 naming the clue involved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ...analysis import InconsistentPositionError
+from ...position import Position
+from ..errors import ApiError, error_response
+from ..params import check_size, read_body, read_int, read_json
+from ..payloads import position_json
+from ..tasks import analysis_of
+from . import web_of
+
+__all__ = ["ROUTES", "read_position"]
+
+
+async def read_position(request: Request, max_side: int) -> Position:
+    """The position in the request, in any of its three forms, within the size cap."""
+    if request.headers.get("content-type", "").startswith("text/plain"):
+        raw = await read_body(request)
+        text = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError: 400
+    else:
+        text = _text_of(await read_json(request), max_side)
+    header = text.lstrip().split("\n", 1)[0].lower().replace("×", "x").split("x")
+    if len(header) == 3 and all(part.strip().isdecimal() for part in header[:2]):
+        check_size(int(header[0]), int(header[1]), max_side)  # before reading every row
+    position = Position.from_text(text)  # PositionError -> 400
+    check_size(position.width, position.height, max_side)
+    return position
+
+
+def _text_of(body: dict[str, Any], max_side: int) -> str:
+    if "text" in body:
+        text = body["text"]
+        if not isinstance(text, str):
+            raise ApiError(400, f"field 'text' must be a string, got {type(text).__name__}")
+        return text
+    grid = body.get("position")
+    if not isinstance(grid, dict):
+        raise ApiError(400, "expected {\"text\": \".mine text\"} or {\"position\": {...}}")
+    width = read_int(grid, "width", low=1, high=max_side)
+    height = read_int(grid, "height", low=1, high=max_side)
+    mines = read_int(grid, "mines", low=0, high=width * height)
+    rows = grid.get("rows")
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise ApiError(400, "field 'rows' must be a list of strings, one per board row")
+    return f"{width}x{height}x{mines}\n" + "".join(row + "\n" for row in rows)
+
+
+async def analyse(request: Request) -> Response:
+    """``POST /api/analyse``: probabilities, safe and mine cells, the number of layouts."""
+    web = web_of(request)
+    position = await read_position(request, web.max_side)
+    shown = {"position": position_json(position), "text": position.to_text()}
+    try:
+        analysis = await web.run(analysis_of, position)
+    except InconsistentPositionError as exc:
+        clue = list(exc.clue) if exc.clue is not None else None
+        return error_response(422, f"inconsistent position: {exc}", clue=clue, **shown)
+    return JSONResponse({**shown, "analysis": analysis})
+
+
+async def convert(request: Request) -> Response:
+    """``POST /api/positions``: a painted grid (or text) as canonical ``.mine`` text."""
+    position = await read_position(request, web_of(request).max_side)
+    return JSONResponse({"position": position_json(position), "text": position.to_text()})
+
+
+ROUTES = [
+    Route("/api/analyse", analyse, methods=["POST"]),
+    Route("/api/positions", convert, methods=["POST"]),
+]
