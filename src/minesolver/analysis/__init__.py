@@ -2,6 +2,13 @@
 
 from .engine import Analysis, FrontSummary, analyze
 from .oracle import brute_force
-from .system import InconsistentPositionError
+from .system import EngineLimitError, InconsistentPositionError
 
-__all__ = ["Analysis", "FrontSummary", "InconsistentPositionError", "analyze", "brute_force"]
+__all__ = [
+    "Analysis",
+    "EngineLimitError",
+    "FrontSummary",
+    "InconsistentPositionError",
+    "analyze",
+    "brute_force",
+]

@@ -33,7 +33,7 @@ from math import comb
 
 from ..rng import SplitMix64
 from .fronts import Front
-from .system import InconsistentPositionError
+from .system import EngineLimitError, InconsistentPositionError
 
 __all__ = [
     "FrontCount",
@@ -139,12 +139,20 @@ class FrontCount:
         return z, nums
 
 
-def count_front(front: Front) -> FrontCount:
+# Tables are kept for the backward pass; past this many bytes (an estimate: the
+# process uses two to three times more) the engine stops with EngineLimitError
+# rather than exhaust the machine's memory.
+MAX_TABLE_BYTES = 1 << 29
+
+
+def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     """Count the layouts of ``front`` by number of mines (see the module docstring).
 
     Raises :class:`InconsistentPositionError` naming a clue when no layout of the
-    front meets its clues.
+    front meets its clues, and :class:`EngineLimitError` when its tables would
+    outgrow ``max_bytes`` (default :data:`MAX_TABLE_BYTES`).
     """
+    limit = MAX_TABLE_BYTES if max_bytes is None else max_bytes
     boxes = front.boxes
     clues = front.clues
     if len(boxes) == 1:
@@ -167,6 +175,7 @@ def count_front(front: Front) -> FrontCount:
     shift_unit = 8 * fb
 
     free_slots: list[int] = []
+    used_bytes = 0
     next_slot = 0
     slot_of: dict[int, int] = {}
     table: dict[int, int] = {0: 1}
@@ -232,6 +241,18 @@ def count_front(front: Front) -> FrontCount:
                 free_slots.append(slot_of.pop(k))
         tables.append(table)
         moves.append(step_moves)
+        # what this step keeps alive: packed polynomials and transitions
+        if len(out) > 256:
+            used_bytes += sum(v.bit_length() for v in out.values()) // 8 + 100 * len(out)
+        else:
+            used_bytes += 100 * len(out)
+        used_bytes += 120 * len(step_moves)
+        if used_bytes > limit:
+            raise EngineLimitError(
+                f"the front of {front.size} cells around {front.coords(clues[0].at)} is too "
+                f"complex to count exactly: with up to {front.width()} clues open at once its "
+                f"tables would need more than {limit >> 20} MB"
+            )
         if not out:
             raise InconsistentPositionError(
                 f"no layout meets {_name_clues(front, box.clues)}",
@@ -302,6 +323,9 @@ def sample_front(count: FrontCount, mines: int, rng: SplitMix64) -> list[int]:
     drawn uniformly (weighted by the clues' factors) by walking the counting
     tables backwards."""
     front = count.front
+    if len(front.boxes) == 1:  # one box: no tables; every choice of its cells is equally likely
+        box = front.boxes[0]
+        return [box.cells[j] for j in rng.sample(box.size, mines)]
     fb = count._slot_bytes
     state = 0
     k = mines

@@ -37,6 +37,20 @@ class InconsistentPositionError(ValueError):
         super().__init__(message)
         self.clue = clue
 
+    def __reduce__(self) -> tuple[type[InconsistentPositionError], tuple[object, ...]]:
+        # keep ``clue`` across processes (worker pools, the web sandbox)
+        return (type(self), (str(self), self.clue))
+
+
+class EngineLimitError(ValueError):
+    """A position whose exact count would need more memory than the engine allows.
+
+    Counting is exponential in the *width* of a front (the clues open at once
+    along it); real games keep it small, but clues scattered over a large board
+    need not.  The error names the front and its width instead of exhausting
+    memory.
+    """
+
 
 @dataclass
 class Clue:
