@@ -1,19 +1,22 @@
-# Everything a fresh machine needs: `make run` (the main job) and `make test` (all tests).
+# Everything a fresh machine needs: `make run` (the web app) and `make test` (all tests).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run demo test lint typecheck chromium bench clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "minesolver needs Python 3.11 or newer")'
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "minesolver needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/minesolver serve
+
+demo: $(STAMP)
 	$(BIN)/minesolver demo
 
 lint: $(STAMP)
@@ -22,7 +25,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-test: $(STAMP) lint typecheck
+chromium:
+	@./scripts/ensure-chromium.sh
+
+test: $(STAMP) chromium lint typecheck
 	$(BIN)/pytest -q
 
 bench: $(STAMP)

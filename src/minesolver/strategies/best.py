@@ -16,8 +16,10 @@ their measured effect is in ``docs/benchmarks.md``):
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety
    of the best next move in the resulting position (1 when it yields a
-   certainly-safe cell), blended 4:1 with the second-best next move.  The score
-   is the chance of surviving this guess and the next one.  It rewards cells
+   certainly-safe cell), blended with the second-best next move (weight
+   ``second``, 0.2).  The score is the chance of surviving this guess and the
+   next one; ``progress`` (default 0) adds a bonus for the chance of new safe
+   cells.  It rewards cells
    likely to give progress (a zero, new safe cells) and penalises cells that
    lead into bad guesses.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
@@ -80,6 +82,8 @@ class Best(Strategy):
         dead: bool = True,
         off_edge: bool = True,
         cutoff: float = 0.9,
+        second: float = 0.2,
+        progress: float = 0.0,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -89,6 +93,8 @@ class Best(Strategy):
         self.dead = dead
         self.off_edge = off_edge
         self.cutoff = cutoff
+        self.second = second
+        self.progress = progress
 
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
@@ -167,7 +173,8 @@ class Best(Strategy):
         candidates.sort(key=lambda c: -c.safety)
         best: _Scored | None = None
         for cand in candidates:
-            if best is not None and not best.dead and cand.safety <= best.score:
+            bound = cand.safety * (1.0 + self.progress)  # no score can beat this
+            if best is not None and not best.dead and bound <= best.score:
                 cand.pruned = True
                 continue
             self._score(position, analysis, cand, None if best is None or best.dead else best.score)
@@ -192,9 +199,10 @@ class Best(Strategy):
         total = analysis.solutions
         left = cand.safety
         score = 0.0
+        progress = 0.0
         values = 0
         for v in self._shown_values(known, certain, len(unknown), len(nbrs)):
-            if bar is not None and score + left <= bar:
+            if bar is not None and (score + left) * (1.0 + self.progress) <= bar:
                 cand.pruned = True
                 cand.score = score + left
                 return
@@ -206,13 +214,16 @@ class Best(Strategy):
             p_v = (after.solutions * num) / (total * den)
             left -= p_v
             values += 1
-            score += p_v * _blended_safety(after)
+            score += p_v * _blended_safety(after, self.second)
+            if self.progress and len(after.safe_indices):
+                progress += p_v
         if self.noise is not None:
             # what no shown number accounts for: a true zero, which floods open its
             # neighbours (progress)
             score += max(0.0, left)
+            progress += max(0.0, left)
             values += left > 1e-12
-        cand.score = score
+        cand.score = score * (1.0 + self.progress * progress)
         cand.dead = values <= 1
 
 
@@ -245,8 +256,8 @@ def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
     return a.safety > b.safety
 
 
-def _blended_safety(analysis: Analysis) -> float:
-    """Safety of the best next move, blended 4:1 with the second best."""
+def _blended_safety(analysis: Analysis, second: float = 0.2) -> float:
+    """Safety of the best next move, blended with the second best (weight ``second``)."""
     if len(analysis.safe_indices) >= 2:
         return 1.0
     grid = np.frombuffer(analysis.position.cells, dtype=np.uint8)
@@ -256,8 +267,8 @@ def _blended_safety(analysis: Analysis) -> float:
         return 1.0
     if prob.size == 1:
         return 1.0 - float(prob[0])
-    first, second = np.partition(prob, 1)[:2]
-    return (4 * (1.0 - float(first)) + (1.0 - float(second))) / 5
+    p1, p2 = np.partition(prob, 1)[:2]
+    return (1.0 - second) * (1.0 - float(p1)) + second * (1.0 - float(p2))
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:
