@@ -111,10 +111,13 @@ def play_game(
     """
     t0 = time.perf_counter()
     if layout is not None:
-        if (layout.width, layout.height) != (rules.width, rules.height):
+        # the record reports ``rules``: a layout with another mine count would make it lie
+        if (layout.width, layout.height, len(layout.mines)) != (
+            rules.width, rules.height, rules.mines
+        ):
             raise RulesError(
-                f"layout is {layout.width}x{layout.height} but the rules say "
-                f"{rules.width}x{rules.height}"
+                f"layout is {layout.width}x{layout.height}x{len(layout.mines)} but the rules "
+                f"say {rules}"
             )
         game = Game.from_layout(layout, first_click=rules.first_click)
     else:

@@ -32,7 +32,10 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z2 / games
     centre = (p + z2 / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z2 / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at 0 and ``games`` wins the ends are exactly 0 and 1; rounding would leave ~1e-17
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)
+    hi = 1.0 if wins == games else min(1.0, centre + half)
+    return (lo, hi)
 
 
 @dataclass(frozen=True)

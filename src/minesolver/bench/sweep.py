@@ -47,6 +47,8 @@ def parse_densities(text: str) -> list[float]:
                 k += 1
         else:
             values = [float(x) for x in text.split(",") if x.strip()]
+    except RulesError:
+        raise  # a RulesError is a ValueError: keep its own message
     except ValueError:
         raise RulesError(
             f"cannot read densities {text!r}: expected 0.1,0.2 or start:stop:step"

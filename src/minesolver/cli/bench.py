@@ -79,7 +79,10 @@ def execute(
     jobs = pending_jobs(spec, {(r.strategy, r.game_index) for r in done_rows})
     total = spec.total_games * len(spec.strategies)
     tally = LiveTally(spec.strategies, done_rows)
-    if quiet or not jobs:
+    err = console(stderr=True)
+    # off a terminal the bar shows nothing but still ends with a blank line on stderr,
+    # which would break the one-line error promise of a run that fails midway
+    if quiet or not jobs or not err.is_terminal:
         run_jobs(spec, run_id, store, jobs, workers=workers, scheduler=scheduler)
         return
     progress = Progress(
@@ -88,7 +91,7 @@ def execute(
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         TextColumn("{task.fields[live]}"),
-        console=console(stderr=True),
+        console=err,
         transient=True,
     )
     with progress:
@@ -213,8 +216,9 @@ def bench_cmd(
             boards = load_layouts(layouts)
             if len(boards) < games:
                 fail(f"{layouts} holds {len(boards)} boards but --games is {games}")
-            if any((b.width, b.height) != (board.width, board.height) for b in boards[:games]):
-                fail(f"{layouts} has boards that are not {board.width}x{board.height}")
+            shape = (board.width, board.height, board.mines)
+            if any((b.width, b.height, len(b.mines)) != shape for b in boards[:games]):
+                fail(f"{layouts} has boards that are not {board}")
         spec = RunSpec(
             rules=str(board),
             first_click=first_click,

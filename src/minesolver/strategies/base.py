@@ -177,6 +177,8 @@ def _parse_options(cls: type[Strategy], text: str) -> dict[str, object]:
     }
     out: dict[str, object] = {}
     for item in text.split(","):
+        if not item.strip():
+            continue
         key, sep, value = (part.strip() for part in item.partition("="))
         if key not in params:
             known = ", ".join(params) or "none"

@@ -24,9 +24,10 @@ their measured effect is in ``docs/benchmarks.md``):
    lead into bad guesses.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
    no information; it is chosen only when nothing else is as safe.
-6. **Off-front candidates** (``off_edge``).  Cells away from the clues join the
-   candidates when nearly as safe, preferring corners and edges (fewer covered
-   neighbours, so more zeros).
+6. **Off-front candidates.**  Cells away from the clues join the candidates
+   when within ``cutoff`` of the safest: those with the fewest covered
+   neighbours (corners and edges, so more zeros); with ``off_edge`` also cells
+   two steps from the open area when within 0.95 of the safest.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -80,7 +81,7 @@ class Best(Strategy):
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,
-        off_edge: bool = True,
+        off_edge: bool = False,
         cutoff: float = 0.9,
         second: float = 0.2,
         progress: float = 0.0,
@@ -152,18 +153,23 @@ class Best(Strategy):
             else:
                 off.append(i)
         if off:
-            safety = 1.0 - prob[off[0]]
-            if not out or not self.off_edge:
-                if safety >= best * self.cutoff or not out:
-                    # the fewer covered neighbours, the likelier a zero
-                    def covered_around(i: int) -> int:
-                        around = table[i] if table is not None else neighbours(i, w, h)
-                        return sum(1 for j in around if cells[j] == COVERED)
+            safety = 1.0 - prob[off[0]]  # off-front cells share one probability
+            if not out or safety >= best * self.cutoff:
+                # corner-like cells first: the fewer covered neighbours, the likelier a zero
+                def covered_around(i: int) -> int:
+                    around = table[i] if table is not None else neighbours(i, w, h)
+                    return sum(1 for j in around if cells[j] == COVERED)
 
-                    fewest = min(covered_around(i) for i in off)
-                    out.extend(_Scored(i, safety) for i in off if covered_around(i) == fewest)
-            elif safety >= best * 0.95:
-                out.extend(_Scored(i, safety) for i in _off_edge_picks(position, off, on_front))
+                counts = {i: covered_around(i) for i in off}
+                fewest = min(counts.values())
+                out.extend(_Scored(i, safety) for i in off if counts[i] == fewest)
+                if self.off_edge and safety >= best * 0.95:
+                    chosen = {c.cell for c in out}
+                    out.extend(
+                        _Scored(i, safety)
+                        for i in _off_edge_picks(position, off, on_front)
+                        if i not in chosen
+                    )
         return out
 
     # ---------------------------------------------------------------- lookahead
