@@ -2,7 +2,8 @@
 
 Each cell is three characters wide.  Revealed numbers use the classic colours,
 ``·`` is an open zero, ``F`` a flag.  With an analysis, covered cells show their
-mine probability in percent on a green-to-red background, ``ok`` when certainly
+mine probability in percent, always two digits (``07``), on a green-to-red
+background, ``ok`` when certainly
 safe and ``**`` when certainly a mine.  Without colour (a pipe, ``NO_COLOR``)
 the same characters remain readable.
 
@@ -80,7 +81,8 @@ def board_text(
                 elif p == 1.0 and analysis is not None and _certain(analysis, i):
                     cell = " **"
                 else:
-                    cell = f" {min(99, round(p * 100)):2d}"
+                    # two digits always ("07"), so a 7% risk never reads as a revealed 7
+                    cell = f" {min(99, round(p * 100)):02d}"
                 style = probability_style(p)
             else:
                 cell, style = "  #", "grey50"

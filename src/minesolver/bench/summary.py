@@ -69,5 +69,6 @@ def comparison_json(name_a: str, name_b: str, result: Mcnemar) -> dict[str, Any]
         "b_only": result.b_only,
         "diff": result.diff,
         "ci95": list(result.ci95),
+        "statistic": result.statistic,
         "p_value": result.p_value,
     }
