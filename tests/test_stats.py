@@ -173,6 +173,8 @@ def test_comparison_pairs_games_by_index():
     data = comparison_json("a", "b", result)
     assert data == {
         "a": "a", "b": "b", "games": 7, "a_only": 3, "b_only": 1,
-        "diff": result.diff, "ci95": list(result.ci95), "p_value": result.p_value,
+        "diff": result.diff, "ci95": list(result.ci95), "statistic": result.statistic,
+        "p_value": result.p_value,
     }
+    assert data["statistic"] == pytest.approx((abs(3 - 1) - 1) ** 2 / (3 + 1))
     assert data["p_value"] == pytest.approx(exact_p(3, 1))
