@@ -1,7 +1,8 @@
 """The results store: every game of every run in one SQLite file.
 
-Two tables: ``runs`` (what a run was asked to do, so it can be resumed) and
-``games`` (one row per game and strategy).  ``(run_id, strategy, game_index)``
+Tables: ``runs`` (what a run was asked to do, so it can be resumed), ``games``
+(one row per game and strategy) and ``flags_games`` (one row per Minesweeper
+Flags match game, key ``(run_id, game_index)``).  ``(run_id, strategy, game_index)``
 is the key of a game, so replaying a game after a crash can never count it twice.
 Writes are committed in small batches in WAL mode: a killed run loses at most the
 games of the last batch, which ``--resume`` plays again.
@@ -25,7 +26,7 @@ from typing import Any
 
 from ..rules import Rules
 
-__all__ = ["GameRow", "RunSpec", "Store", "StoreError"]
+__all__ = ["FlagsRow", "GameRow", "RunSpec", "Store", "StoreError"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -53,6 +54,26 @@ CREATE TABLE IF NOT EXISTS games (
     version     TEXT NOT NULL,
     extra       TEXT,
     PRIMARY KEY (run_id, strategy, game_index)
+);
+CREATE TABLE IF NOT EXISTS flags_games (
+    run_id      TEXT NOT NULL REFERENCES runs(run_id),
+    game_index  INTEGER NOT NULL,
+    seed        TEXT NOT NULL,
+    rules       TEXT NOT NULL,
+    p1          TEXT NOT NULL,
+    p2          TEXT NOT NULL,
+    first       INTEGER NOT NULL,
+    winner      INTEGER,
+    p1_score    INTEGER NOT NULL,
+    p2_score    INTEGER NOT NULL,
+    moves       INTEGER NOT NULL,
+    p1_bomb     INTEGER NOT NULL,
+    p2_bomb     INTEGER NOT NULL,
+    p1_seconds  REAL NOT NULL,
+    p2_seconds  REAL NOT NULL,
+    version     TEXT NOT NULL,
+    extra       TEXT,
+    PRIMARY KEY (run_id, game_index)
 );
 """
 
@@ -126,6 +147,33 @@ class GameRow:
     seconds: float
     opened: int
     safe_cells: int
+    version: str
+    extra: str | None = None
+
+
+@dataclass(frozen=True)
+class FlagsRow:
+    """One stored Minesweeper Flags game: ``p1`` is seat 0, ``p2`` seat 1.
+
+    ``first`` is the seat that moved first; ``winner`` the winning seat, or
+    ``None`` for a draw.
+    """
+
+    run_id: str
+    game_index: int
+    seed: int
+    rules: str
+    p1: str
+    p2: str
+    first: int
+    winner: int | None
+    p1_score: int
+    p2_score: int
+    moves: int
+    p1_bomb: bool
+    p2_bomb: bool
+    p1_seconds: float
+    p2_seconds: float
     version: str
     extra: str | None = None
 
@@ -228,4 +276,43 @@ class Store:
                 rules=row[4], first_click=row[5], start=row[6], won=bool(row[7]),
                 clicks=row[8], guesses=row[9], bbbv=row[10], seconds=row[11], opened=row[12],
                 safe_cells=row[13], version=row[14], extra=row[15],
+            )
+
+    # ----------------------------------------------------------- flags games
+    def add_flags_games(self, rows: Iterable[FlagsRow]) -> int:
+        """Insert Flags games (ignoring ones already stored); returns how many were new."""
+        values = [
+            (
+                r.run_id, r.game_index, str(r.seed), r.rules, r.p1, r.p2, r.first, r.winner,
+                r.p1_score, r.p2_score, r.moves, int(r.p1_bomb), int(r.p2_bomb), r.p1_seconds,
+                r.p2_seconds, r.version, r.extra,
+            )
+            for r in rows
+        ]
+        with self.db:
+            before = self.db.total_changes
+            self.db.executemany(
+                f"INSERT OR IGNORE INTO flags_games VALUES ({', '.join('?' * 17)})", values
+            )
+            return self.db.total_changes - before
+
+    def flags_done(self, run_id: str) -> set[int]:
+        """Game indices already stored for a Flags run."""
+        return {
+            r[0]
+            for r in self.db.execute(
+                "SELECT game_index FROM flags_games WHERE run_id = ?", (run_id,)
+            )
+        }
+
+    def flags_games(self, run_id: str) -> Iterator[FlagsRow]:
+        """Stored Flags games of a run, by game index."""
+        for row in self.db.execute(
+            "SELECT * FROM flags_games WHERE run_id = ? ORDER BY game_index", (run_id,)
+        ):
+            yield FlagsRow(
+                run_id=row[0], game_index=row[1], seed=int(row[2]), rules=row[3], p1=row[4],
+                p2=row[5], first=row[6], winner=row[7], p1_score=row[8], p2_score=row[9],
+                moves=row[10], p1_bomb=bool(row[11]), p2_bomb=bool(row[12]),
+                p1_seconds=row[13], p2_seconds=row[14], version=row[15], extra=row[16],
             )

@@ -50,7 +50,7 @@ def cli() -> None:
 
 # ---------------------------------------------------------------------- entry
 def _register_commands() -> None:
-    from . import analyze, bench, play, serve, sweep  # noqa: F401
+    from . import analyze, bench, flags, play, serve, sweep  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> None:

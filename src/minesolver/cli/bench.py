@@ -156,9 +156,13 @@ def print_results(data: dict[str, Any]) -> None:
 
 
 def bench_json(data: dict[str, Any]) -> dict[str, Any]:
-    """One strategy: its flat summary; several: results plus comparisons."""
+    """One strategy: its flat summary (plus the run's wall time); several: results
+    plus comparisons."""
     if len(data["results"]) == 1:
-        return dict(data["results"][0])
+        flat = dict(data["results"][0])
+        if "wall_seconds" in data:
+            flat["wall_seconds"] = data["wall_seconds"]
+        return flat
     return data
 
 
@@ -266,6 +270,11 @@ def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
     if not listed and not as_json:
         console().print(f"no runs in {db}")
     for run_id, kind, created, spec in listed:
+        if kind == "flags":
+            from .flags import print_flags_run
+
+            print_flags_run(store, run_id, created, spec, as_json)
+            continue
         data = results(store, run_id, spec)
         data.update({"kind": kind, "created": created, "planned_games": spec.total_games})
         if as_json:
