@@ -77,7 +77,7 @@ class NoiseModel:
             if shown == BLANK:
                 return Fraction(1) - Fraction(self.p).limit_denominator(10**6)
             return Fraction(self.p).limit_denominator(10**6) if shown == true else Fraction(0)
-        if shown == BLANK:
+        if shown == BLANK or shown > neighbours:
             return Fraction(0)
         if self.kind == "optimistic":
             return Fraction(1, true + 1) if shown <= true else Fraction(0)
@@ -127,6 +127,8 @@ def soft_clue(model: NoiseModel | None) -> SoftClue | None:
     def factor(shown: int, flagged: int, unknown: int, neighbours: int) -> tuple[int, ...] | None:
         covered = flagged + unknown
         if model.kind == "withheld" and shown != BLANK and not (covered and shown == 0):
+            if model.p == 0:  # this model never shows a number
+                return (0,) * (unknown + 1)
             return None  # a shown number is exact
         return tuple(
             int(model.likelihood(shown, n + flagged, neighbours, covered) * SCALE * 10**6)
