@@ -25,6 +25,7 @@ from minesolver.cli.play import EXAMPLE_POSITION
 from minesolver.game import Game
 from minesolver.position import Position
 from minesolver.rules import BEGINNER
+from minesolver.variants.flags import FLAGS, FlagsGame, bomb_square
 
 pytestmark = pytest.mark.browser
 
@@ -118,7 +119,7 @@ def page(browser: Any, server: str) -> Iterator[Any]:
 
 def test_the_page_runs_under_its_own_csp(browser: Any, server: str) -> None:
     context, tab, problems = watched_page(browser, server, bypass_csp=False)
-    for mode in ("play", "watch", "analyse"):
+    for mode in ("play", "watch", "analyse", "flags"):
         open_mode(tab, mode)
         assert tab.locator(f"#{mode}").is_visible()
     context.close()
@@ -349,3 +350,116 @@ def test_analyse_pasted_painted_and_inconsistent_positions(page: Any) -> None:
     page.click("#analyse-copy")
     page.wait_for_function("document.querySelector('#analyse-text').value.startsWith('4x3x2')")
     assert page.input_value("#analyse-text") == "4x3x2\nHHHH\nH1HH\nHHH0\n"
+
+
+# ---------------------------------------------------------------------- Flags
+def flags_state(page: Any) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate("flags.game")
+    return state
+
+
+def flags_move(page: Any, row: int, col: int) -> dict[str, Any]:
+    """Click a cell in Flags and wait for the AI's answer to be shown to its end."""
+    version = flags_state(page)["version"]
+    click_cell(page, "#flags-board", row, col)
+    page.wait_for_function("v => flags.game.version > v && !flags.busy", arg=version)
+    return flags_state(page)
+
+
+def test_flags_against_the_ai_with_a_bomb(page: Any) -> None:
+    open_mode(page, "flags")
+    page.wait_for_function("flags.game && !flags.busy")  # the tab starts a game when shown
+    page.select_option("#flags-ai", "hard")
+    page.select_option("#flags-first", "you")
+    page.fill("#flags-seed", "31")
+    page.click("#flags-new")
+    page.wait_for_function("flags.game && flags.game.seed === '31' && !flags.busy")
+    page.evaluate("flags.stepMs = 60")  # show the AI's turns quickly
+    state = flags_state(page)
+    assert (state["rules"], state["ai"], state["turn"]) == ("16x16x51", "hard", 0)
+    assert page.text_content("#flags-score-0") == "0"
+    assert page.locator("#flags-bomb").is_disabled()
+    referee = FlagsGame(FLAGS, seed=31)  # the same seed: the same mines
+    mines = set(referee.layout.mine_cells())
+
+    # open safe cells, so the AI gets the turn each time, until it leads
+    for _ in range(12):
+        if state["over"] or state["can_bomb"][0]:
+            break
+        rows = state["board"]
+        cell = next((r, c) for r in range(16) for c in range(16)
+                    if rows[r][c] == "H" and (r, c) not in mines)
+        state = flags_move(page, *cell)
+        assert state["history"][-1]["player"] == 1 and state["turn"] == 0
+        assert page.get_attribute("#flags-status", "data-status") == "you"
+    assert state["can_bomb"] == [True, False]
+    assert page.text_content("#flags-score-1") == str(state["scores"][1])
+    assert page.locator("#flags-log li.p1").count() >= 1
+
+    # the bomb: the square around the pointer is outlined, a click drops it
+    rows = state["board"]
+
+    def unclaimed_in(r: int, c: int) -> int:
+        return sum(1 for i in bomb_square(r * 16 + c, 16, 16)
+                   if divmod(i, 16) in mines and rows[i // 16][i % 16] == "H")
+
+    target = max(((r, c) for r in range(16) for c in range(16)), key=lambda rc: unclaimed_in(*rc))
+    page.click("#flags-bomb")
+    assert page.get_attribute("#flags-bomb", "aria-pressed") == "true"
+    size = float(page.locator("#flags-board").get_attribute("data-cell"))
+    page.locator("#flags-board").hover(
+        position={"x": (target[1] + 0.5) * size, "y": (target[0] + 0.5) * size})
+    r, c = target
+    square = [max(0, r - 2), max(0, c - 2), min(15, r + 2), min(15, c + 2)]
+    page.wait_for_function("s => JSON.stringify(flags.board.view.square) === s",
+                           arg=str(square).replace(" ", ""))
+    before = state["scores"][0]
+    state = flags_move(page, *target)
+    bomb = next(t for t in reversed(state["history"]) if t["player"] == 0)
+    assert (bomb["kind"], bomb["cell"]) == ("bomb", list(target))
+    assert state["bombs_used"][0] and len(bomb["claimed"]) == unclaimed_in(*target) > 0
+    assert state["scores"][0] == before + len(bomb["claimed"])
+    assert page.locator("#flags-bomb").is_disabled()
+    assert page.get_attribute("#flags-bomb", "aria-pressed") == "false"
+    page.mouse.move(0, 0)  # no tooltip in the picture
+    screenshot(page, "flags", readme=True)
+
+    # a mine of the person's: it is claimed in the person's colour and the turn stays
+    if not state["over"]:
+        rows = state["board"]
+        mine = next(m for m in sorted(mines) if rows[m[0]][m[1]] == "H")
+        state = flags_move(page, *mine)
+        assert list(mine) in state["claimed"][0]
+        assert state["history"][-1]["player"] == 0 and (state["over"] or state["turn"] == 0)
+        page.locator("#flags-board").hover(
+            position={"x": (mine[1] + 0.5) * size, "y": (mine[0] + 0.5) * size})
+        assert page.text_content("#tooltip") == f"({mine[0]}, {mine[1]}): mine claimed by you"
+    assert "You" in page.inner_text("#flags-log")
+    screenshot(page, "flags-end")
+
+
+def test_a_small_flags_game_to_the_end(page: Any) -> None:
+    open_mode(page, "flags")
+    page.wait_for_function("flags.game && !flags.busy")
+    page.fill("#flags-w", "6")
+    page.fill("#flags-h", "5")
+    page.fill("#flags-m", "7")
+    page.select_option("#flags-ai", "exact")
+    page.select_option("#flags-first", "ai")
+    page.fill("#flags-seed", "5")
+    page.evaluate("flags.stepMs = 0")
+    page.click("#flags-new")
+    page.wait_for_function("flags.game && flags.game.rules === '6x5x7' && !flags.busy")
+    state = flags_state(page)
+    assert state["first"] == 1 and state["history"][0]["player"] == 1
+    while not state["over"]:  # the person opens the first covered cell each time
+        rows = state["board"]
+        state = flags_move(page, *next((r, c) for r in range(5) for c in range(6)
+                                       if rows[r][c] == "H"))
+    status = page.locator("#flags-status")
+    expected = "draw" if state["draw"] else "won" if state["winner"] == 0 else "lost"
+    assert status.get_attribute("data-status") == expected
+    assert "Seed 5." in status.text_content()
+    assert page.evaluate("flags.board.view.mineSet.size") == 7  # every mine is drawn
+    assert page.locator("#flags-bomb").is_disabled()
+    screenshot(page, "flags-over")

@@ -1,4 +1,4 @@
-"""The web app: play, watch a strategy play, analyse positions, in one page.
+"""The web app: play, watch a strategy play, analyse positions, play Flags against an AI.
 
 :class:`WebState` is the core object: it owns the games being played and watched
 and builds the ASGI app (`starlette`).  Handlers live in :mod:`.views`, the page
@@ -30,12 +30,15 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from ..game import Game
+from ..rng import derive_seed
 from ..rules import Rules
 from ..strategies import find_strategy
+from ..variants.flags import FlagsGame
+from ..variants.flags_players import find_flags_player
 from .errors import EXCEPTION_HANDLERS, ApiError
 from .middleware import BodyLimitMiddleware, HeadersMiddleware, SessionMiddleware
 from .sandbox import Limits, Sandbox
-from .state import PlayEntry, Store, new_id
+from .state import FlagsEntry, PlayEntry, Store, new_id
 from .watching import Watch
 
 __all__ = ["STATIC", "WebState", "create_app"]
@@ -52,7 +55,8 @@ class WebState:
     playing watched games at once; ``max_body`` caps request bodies (bytes);
     ``workers`` caps the analyses running at once; each runs in a child process
     that may use ``memory`` bytes and ``seconds`` seconds (``watch_seconds`` for a
-    watched game).
+    watched game).  Flags games share the ``max_games`` cap, in a store of their own;
+    each move of their AI is such an analysis.
     """
 
     def __init__(
@@ -73,6 +77,7 @@ class WebState:
         self.max_body = max_body
         self.workers = workers
         self.games: Store[PlayEntry] = Store(max_games)
+        self.flags: Store[FlagsEntry] = Store(max_games)
         self.watches: Store[Watch] = Store(max_watches)
         self.sandbox = Sandbox.shared(Limits(memory=memory, seconds=seconds), size=workers)
         self.watch_limits = Limits(memory=memory, seconds=watch_seconds)
@@ -90,6 +95,33 @@ class WebState:
         entry = self.games.get(id, session)
         if entry is None:
             raise ApiError(404, f"no game {id[:40]!r} in this session")
+        return entry
+
+    # ------------------------------------------------------------------ flags
+    def new_flags(
+        self, session: str, rules: Rules, ai: str, seed: int | None, *, first: int
+    ) -> FlagsEntry:
+        """Start a Flags game for ``session`` against the AI named ``ai``.
+
+        The person sits in seat 0; ``first`` is the seat that moves first.  Unknown
+        players and impossible rules raise :class:`~..variants.flags.FlagsError` (a 400).
+        """
+        if len(ai) > 200:
+            raise ApiError(400, f"Flags player name {ai[:40]!r}... is too long")
+        player = find_flags_player(ai)
+        game = FlagsGame(rules, seed=seed, first=first)
+        # the AI's own random choices, seeded as `minesolver flags --p1 human` seeds them,
+        # so a seed and the same moves replay the same game there
+        player.new_game(derive_seed(game.seed, 0xF1A6, 1))
+        entry = FlagsEntry(new_id(), game, player, seed_given=seed is not None)
+        self.flags.put(entry.id, session, entry)
+        return entry
+
+    def flags_game(self, session: str, id: str) -> FlagsEntry:
+        """``session``'s Flags game ``id``; 404 if it is unknown or someone else's."""
+        entry = self.flags.get(id, session)
+        if entry is None:
+            raise ApiError(404, f"no Flags game {id[:40]!r} in this session")
         return entry
 
     # ------------------------------------------------------------------ watches

@@ -9,7 +9,8 @@ error                         status  when
 ``InconsistentPositionError`` 422     no layout agrees with the clues (names the clue)
 ``GameError``                 409     a move after the game ended
 ``LimitError``                422     the work needs more memory or time than allowed
-``ValueError`` (the others)   400     ``RulesError``, ``PositionError``, ``StrategyError``
+``ValueError`` (the others)   400     ``RulesError``, ``PositionError``, ``StrategyError``,
+                                      ``FlagsError``
 ``HTTPException``             its own unknown route (404), wrong method (405)
 anything else                 500     a bug: logged, and still JSON
 ============================  ======  ==============================================

@@ -1,4 +1,4 @@
-"""What the server remembers: games being played and games being watched, per session.
+"""What the server remembers: games played, watched and played against an AI, per session.
 
 Nothing here knows about HTTP.  Each browser has a session id (a random cookie);
 each game and each watched game has an unguessable id and belongs to one session.
@@ -27,8 +27,10 @@ from typing import Generic, TypeVar
 from ..game import Game
 from ..rules import Rules
 from ..strategies import Strategy
+from ..variants.flags import FlagsGame
+from ..variants.flags_players import FlagsPlayer
 
-__all__ = ["PlayEntry", "Store", "new_id", "new_seed"]
+__all__ = ["FlagsEntry", "PlayEntry", "Store", "new_id", "new_seed"]
 
 T = TypeVar("T")
 
@@ -110,3 +112,24 @@ class PlayEntry:
             return 0.0
         end = self.ended if self.ended is not None else time.monotonic()
         return round(end - self.started, 3)
+
+
+@dataclass
+class FlagsEntry:
+    """A Minesweeper Flags game a person plays against an AI.  Mutable; changed only on
+    the event loop.
+
+    The person sits in seat ``HUMAN`` (0), the AI in seat ``AI`` (1).  ``version``
+    counts the turns played; ``thinking`` is true while the AI chooses its moves, and
+    the game takes no move from the person meanwhile.
+    """
+
+    HUMAN = 0
+    AI = 1
+
+    id: str
+    game: FlagsGame
+    player: FlagsPlayer
+    seed_given: bool
+    version: int = 0
+    thinking: bool = False

@@ -1,7 +1,8 @@
-"""The work done in :mod:`.sandbox` children for Play and Analyse: plain functions.
+"""The work done in :mod:`.sandbox` children for Play, Analyse and Flags: plain functions.
 
 They take and return picklable values, and hold no state between calls: a
-strategy travels to the child and back, so its random generator moves on.
+strategy (or a Flags player) travels to the child and back, so its random
+generator moves on.
 
 >>> from minesolver.position import Position
 >>> analysis_of(Position.from_text("3x1x1\\n1HH\\n"))["solutions"]
@@ -15,9 +16,11 @@ from typing import Any
 from ..analysis import analyze
 from ..position import Position
 from ..strategies import Move, Strategy
+from ..variants.flags import FlagsMove, FlagsView
+from ..variants.flags_players import FlagsPlayer
 from .payloads import analysis_json
 
-__all__ = ["analysis_of", "solver_moves"]
+__all__ = ["analysis_of", "flags_choice", "solver_moves"]
 
 
 def analysis_of(position: Position) -> dict[str, Any]:
@@ -30,3 +33,15 @@ def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], St
     moves = strategy.moves(position)
     strategy.last_analysis = None  # big, and not needed back
     return moves, strategy
+
+
+def flags_choice(player: FlagsPlayer, view: FlagsView) -> tuple[FlagsMove, FlagsPlayer]:
+    """The Flags player's move on what it may see, and the player (its state moved on).
+
+    >>> from minesolver.variants.flags import FlagsGame
+    >>> from minesolver.variants.flags_players import find_flags_player
+    >>> move, player = flags_choice(find_flags_player("exact"), FlagsGame(seed=5).view())
+    >>> move.kind, player.name
+    ('open', 'exact')
+    """
+    return player.choose(view), player

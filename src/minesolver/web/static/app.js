@@ -1,5 +1,5 @@
-// The page: three modes, each drawn only from the JSON the API serves
-// (docs/web.md).  No framework, no build step.
+// The page: four modes, each drawn only from the JSON the API serves
+// (docs/web.md).  No framework, no build step.  Flags lives in flags.js.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -523,7 +523,7 @@ const analyse = {
 // ------------------------------------------------------------------ modes
 function currentMode() {
   const mode = location.hash.slice(1);
-  return ["play", "watch", "analyse"].includes(mode) ? mode : "play";
+  return ["play", "watch", "analyse", "flags"].includes(mode) ? mode : "play";
 }
 
 function showMode() {
@@ -535,6 +535,7 @@ function showMode() {
   if (mode === "play") play.board.draw();
   if (mode === "watch") watch.board.draw();
   if (mode === "analyse") analyse.shown();
+  if (mode === "flags") flags.shown();
 }
 
 async function main() {
@@ -551,14 +552,16 @@ async function main() {
   play.init();
   watch.init();
   analyse.init();
+  flags.init();
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => { location.hash = tab.dataset.mode; });
   }
   window.addEventListener("hashchange", showMode);
-  $("zoom").addEventListener("change", () => { for (const b of [play, watch, analyse]) b.board.draw(); });
+  $("zoom").addEventListener("change", () => { for (const b of [play, watch, analyse, flags]) b.board.draw(); });
   showMode();
   await play.start();
   document.body.dataset.ready = "true";
 }
 
-main();
+// after every deferred script (flags.js comes after this one) has run
+document.addEventListener("DOMContentLoaded", main);

@@ -1,7 +1,7 @@
 // One <canvas> per board: 200x200 boards redraw in a few milliseconds and no DOM
 // node is made per cell.  A BoardView draws exactly what it is given (a position
 // and, optionally, an analysis as the API serves them) and reports clicks and
-// hovers as (row, col).
+// hovers as (row, col).  Flags boards add who claimed each mine and a square.
 "use strict";
 
 const NUMBER_COLOURS = [
@@ -34,6 +34,7 @@ class BoardView {
     this.view = null;
     this.cell = 24;
     this.lastDrag = -1;
+    this.hovered = null;  // the cell under the pointer, whose tooltip a redraw refreshes
     canvas.addEventListener("contextmenu", (e) => e.preventDefault());
     canvas.addEventListener("mousedown", (e) => this._down(e));
     canvas.addEventListener("mousemove", (e) => this._move(e));
@@ -43,11 +44,18 @@ class BoardView {
   }
 
   // view: {position, analysis, showProb, showFronts, highlight, mines, exploded,
-  //        wrongFlags, clue}; every field but position is optional.
+  //        wrongFlags, clue, claimed, claimColours, claimNames, square}; every field
+  //        but position is optional.  Flags: claimed[s] lists the mines seat s claimed,
+  //        drawn in claimColours[s] ({fill, flag}) and named claimNames[s] on hover;
+  //        square [r0, c0, r1, c1] is outlined (a bomb's square).
   set(view) {
     const a = view.analysis;
     const w = view.position.width;
     const index = (cells) => new Set((cells || []).map(([r, c]) => r * w + c));
+    const ownerOf = new Map();
+    (view.claimed || []).forEach((cells, seat) => {
+      for (const [r, c] of cells) ownerOf.set(r * w + c, seat);
+    });
     this.view = {
       ...view,
       safe: index(a && a.safe),
@@ -56,6 +64,7 @@ class BoardView {
       mineSet: index(view.mines),
       wrongSet: index(view.wrongFlags),
       frontOf: this._fronts(a, w),
+      ownerOf,
     };
     this.draw();
   }
@@ -127,6 +136,26 @@ class BoardView {
       ctx.lineWidth = Math.max(3, cs / 6);
       this._outline(v.clue[0] * width + v.clue[1], width, cs);
     }
+    if (v.square) this._square(v.square, cs);
+    const h = this.hovered;
+    if (h && h[0] < height && h[1] < width) {
+      document.getElementById("tooltip").textContent = this.describe(h[0], h[1]);
+    }
+  }
+
+  // A dashed black outline on a white one around cells [r0, c0] to [r1, c1].
+  _square([r0, c0, r1, c1], cs) {
+    const ctx = this.ctx;
+    for (const [colour, lw, dash] of [["#fff", Math.max(4, cs / 5), []],
+      ["#000", Math.max(2, cs / 10), [Math.max(3, cs / 3), Math.max(2, cs / 5)]]]) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = lw;
+      ctx.setLineDash(dash);
+      const inset = lw / 2;
+      ctx.strokeRect(c0 * cs + inset, r0 * cs + inset,
+        (c1 - c0 + 1) * cs - 1 - 2 * inset, (r1 - r0 + 1) * cs - 1 - 2 * inset);
+    }
+    ctx.setLineDash([]);
   }
 
   _cell(r, c, ch, i, p, cs) {
@@ -149,6 +178,14 @@ class BoardView {
         ctx.fillStyle = frontColour(-1 - v.frontOf.get(i));
         ctx.fillRect(x, y + s - Math.max(2, cs / 8), s, Math.max(2, cs / 8));
       }
+      return;
+    }
+    // a mine claimed in Flags: the claimer's colours
+    const seat = ch === "F" && v.claimColours ? v.ownerOf.get(i) : undefined;
+    if (seat !== undefined) {
+      ctx.fillStyle = v.claimColours[seat].fill;
+      ctx.fillRect(x, y, s, s);
+      this._flag(x, y, cs, v.claimColours[seat].flag);
       return;
     }
     // covered, flagged or known mine
@@ -177,9 +214,9 @@ class BoardView {
     }
   }
 
-  _flag(x, y, cs) {
+  _flag(x, y, cs, colour = "#d01010") {
     const ctx = this.ctx;
-    ctx.fillStyle = "#d01010";
+    ctx.fillStyle = colour;
     ctx.beginPath();
     ctx.moveTo(x + cs * 0.3, y + cs * 0.2);
     ctx.lineTo(x + cs * 0.75, y + cs * 0.38);
@@ -263,7 +300,9 @@ class BoardView {
   }
 
   _hover(cell, e) {
+    if (this.handlers.hover) this.handlers.hover(cell);
     const tip = document.getElementById("tooltip");
+    this.hovered = cell && this.view ? cell : null;
     if (!cell || !this.view) {
       tip.hidden = true;
       return;
@@ -284,6 +323,9 @@ class BoardView {
     if (v.exploded && v.exploded[0] === r && v.exploded[1] === c) return `${at}: the mine that exploded`;
     if (ch >= "0" && ch <= "8") return `${at}: number ${ch}`;
     if (ch === ".") return `${at}: open`;
+    if (ch === "F" && v.claimNames && v.ownerOf.has(i)) {
+      return `${at}: mine claimed by ${v.claimNames[v.ownerOf.get(i)]}`;
+    }
     const a = v.analysis;
     let text = `${at}: ${ch === "F" ? "flag" : ch === "M" ? "known mine" : "covered"}`;
     if (v.mineSet.has(i)) text += ", mine";

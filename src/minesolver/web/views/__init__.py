@@ -28,12 +28,13 @@ def web_of(conn: HTTPConnection) -> WebState:
 
 def routes(static: Path) -> list[BaseRoute]:
     """Every route of the app: the page, its assets, the API."""
-    from . import analyse, pages, play, watch
+    from . import analyse, flags, pages, play, watch
 
     return [
         *pages.ROUTES,
         *play.ROUTES,
         *watch.ROUTES,
         *analyse.ROUTES,
+        *flags.ROUTES,
         Mount("/static", app=StaticFiles(directory=static), name="static"),
     ]

@@ -10,6 +10,7 @@ from ... import __version__
 from ...rules import FIRST_CLICK_RULES, PRESETS
 from ...strategies import STRATEGIES
 from ...strategies import _load_builtins as load_strategies
+from ...variants.flags_players import load_flags_players
 from .. import STATIC
 from ..watching import GIF_MAX_CELLS
 from . import web_of
@@ -18,12 +19,12 @@ __all__ = ["ROUTES"]
 
 
 async def index(request: Request) -> Response:
-    """The single page; all three modes fetch their data from the API."""
+    """The single page; all four modes fetch their data from the API."""
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
 
 async def meta(request: Request) -> Response:
-    """Presets, first-click rules, strategies and limits."""
+    """Presets, first-click rules, strategies, Flags players and limits."""
     web = web_of(request)
     load_strategies()
     return JSONResponse(
@@ -33,6 +34,10 @@ async def meta(request: Request) -> Response:
             "first_click": list(FIRST_CLICK_RULES),
             "strategies": [
                 {"name": name, "summary": STRATEGIES[name].summary} for name in sorted(STRATEGIES)
+            ],
+            "flags_players": [
+                {"name": name, "summary": cls.summary}
+                for name, cls in sorted(load_flags_players().items())
             ],
             "limits": {
                 "max_side": web.max_side,
