@@ -35,7 +35,14 @@ from .counting import FrontCount, count_front
 from .fronts import Front, split_fronts
 from .system import InconsistentPositionError, SoftClue, build_system
 
-__all__ = ["Analysis", "FrontSummary", "analyze", "front_weights", "outside_weights"]
+__all__ = [
+    "Analysis",
+    "FrontSummary",
+    "analyze",
+    "clear_cache",
+    "front_weights",
+    "outside_weights",
+]
 
 
 @dataclass(frozen=True)
@@ -209,6 +216,11 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
 # on its clues, so counts are kept in a small LRU keyed by them.
 _CACHE: OrderedDict[tuple[object, ...], FrontCount] = OrderedDict()
 _CACHE_SIZE = 2048
+
+
+def clear_cache() -> None:
+    """Forget every cached front count (benchmarks time cold calls with it)."""
+    _CACHE.clear()
 
 
 def _count_cached(front: Front) -> FrontCount:
