@@ -204,3 +204,15 @@ def arbitrary_positions(draw):
     else:
         mines = max(0, mines + draw(st.sampled_from([-2, -1, 1, 2])))
     return Position(position.width, position.height, mines, bytes(cells))
+
+
+def assert_one_error_line(result, *needles):
+    """A CLI run that failed the way users should see it: exit status 2, no traceback,
+    exactly one line on stderr starting "minesolver: error:" and naming ``needles``."""
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("minesolver: error:")
+    for needle in needles:
+        assert needle in lines[0]

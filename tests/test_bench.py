@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 
 from minesolver import __version__
 from minesolver.bench import mcnemar, wilson
@@ -36,15 +36,6 @@ TIMING = {"ms_per_game_mean", "ms_per_game_median", "ms_per_game_p95", "wall_sec
 OUTCOME = "strategy, game_index, seed, rules, first_click, start, won, clicks, guesses, bbbv, " \
           "opened, safe_cells"
 
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def bench(*args, db, entry="module"):

@@ -8,7 +8,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, load_fixture, run_cli
+from conftest import FIXTURES, assert_one_error_line, load_fixture, run_cli
 
 from minesolver import Position
 from minesolver.analysis import analyze
@@ -27,15 +27,6 @@ def reference(fid):
 def json_lines(stdout):
     return [json.loads(line) for line in stdout.splitlines() if line.strip()]
 
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0]
 
 
 # ---------------------------------------------------------------------- help

@@ -7,7 +7,7 @@ import socket
 import sqlite3
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 
 from minesolver import __version__
 from minesolver.bench import RunSpec, Store, pending_jobs, run_jobs
@@ -52,15 +52,6 @@ def untimed(data):
         return [untimed(v) for v in data]
     return data
 
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def test_run_jobs_on_the_cluster_equals_local_processes(tmp_path, scheduler):

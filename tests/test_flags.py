@@ -14,7 +14,7 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 
 from minesolver.bench.store import RunSpec, Store
 from minesolver.game import Layout
@@ -565,15 +565,6 @@ def test_a_match_is_stored_and_a_killed_match_resumes(tmp_path):
 
 # ---------------------------------------------------------------------- CLI
 
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 def test_cli_match_json_resume_and_report(tmp_path, entry):

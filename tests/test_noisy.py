@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -291,15 +291,6 @@ def test_rules_carry_the_canonical_model_name():
 
 # ---------------------------------------------------------------------- the CLI
 
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 @pytest.mark.parametrize("command", ["play", "bench", "sweep"])

@@ -5,23 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 from PIL import Image
 
 from minesolver.play import play_game
 from minesolver.position import COVERED, Position
 from minesolver.rules import Rules
 from minesolver.strategies import STRATEGIES, find_strategy
-
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def play_json(*args, entry="module"):

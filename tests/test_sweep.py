@@ -7,22 +7,12 @@ import json
 import sqlite3
 
 import pytest
-from conftest import run_cli
+from conftest import assert_one_error_line, run_cli
 from PIL import Image
 
 from minesolver.bench import wilson
 from minesolver.bench.sweep import COLUMNS, density_points, parse_densities
 from minesolver.rules import RulesError
-
-
-def assert_one_error_line(result, *needles):
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("minesolver: error:")
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def sweep(tmp_path, *args, name="sweep", db="results.sqlite"):

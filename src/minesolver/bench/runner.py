@@ -10,11 +10,8 @@ is written to the store, so a killed run resumes where it stopped.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 from .. import __version__
@@ -23,6 +20,7 @@ from ..game import Game, Layout
 from ..play import GameRecord, parse_start, play_game, start_cell
 from ..rng import derive_seed
 from ..strategies import Strategy, find_strategy
+from .pool import chunks, run_chunks
 from .store import GameRow, RunSpec, Store
 
 __all__ = ["Job", "layout_of", "load_layouts", "pending_jobs", "play_chunk", "run_jobs"]
@@ -114,11 +112,6 @@ def play_chunk(spec_json: str, run_id: str, jobs: Sequence[Job]) -> list[GameRow
     return [play_job(spec, run_id, job)[0] for job in jobs]
 
 
-def _chunks(jobs: list[Job], size: int) -> Iterator[list[Job]]:
-    for i in range(0, len(jobs), size):
-        yield jobs[i : i + size]
-
-
 Callback = Callable[[GameRow], None]
 
 
@@ -149,28 +142,8 @@ def run_jobs(
     if scheduler is not None:
         _run_dask(spec_json, run_id, jobs, scheduler, finish, chunk)
         return
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        for part in _chunks(jobs, chunk):
-            finish(play_chunk(spec_json, run_id, part))
-        return
-    # fork keeps start-up cheap; each worker builds its strategies once
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        pending: set[Future[list[GameRow]]] = set()
-        parts = _chunks(jobs, chunk)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < 3 * workers:
-                part = next(parts, [])
-                if not part:
-                    exhausted = True
-                    break
-                pending.add(pool.submit(play_chunk, spec_json, run_id, part))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                finish(future.result())
+    run_chunks(play_chunk, (spec_json, run_id), jobs, workers=workers, chunk=chunk,
+               finish=finish)
 
 
 def _run_dask(
@@ -192,7 +165,7 @@ def _run_dask(
     try:
         total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
         limit = max(2, 3 * total)
-        parts = _chunks(jobs, chunk)
+        parts = chunks(jobs, chunk)
         futures: Any = as_completed()  # type: ignore[no-untyped-call]
         in_flight = 0
         for part in parts:

@@ -17,6 +17,7 @@ from typing import ClassVar, Literal
 
 from ..analysis import Analysis, analyze
 from ..noise import NoiseModel, SoftClue, parse_noise, soft_clue
+from ..options import parse_options
 from ..position import COVERED, MINE, Position
 from ..rng import SplitMix64
 from ..rules import Rules
@@ -161,45 +162,7 @@ def find_strategy(name: str) -> Strategy:
     if cls is None:
         names = ", ".join(sorted(STRATEGIES))
         raise StrategyError(f"unknown strategy {base!r}: expected one of {names}")
-    kwargs = _parse_options(cls, opts) if opts.strip() else {}
+    kwargs = parse_options(cls, opts, error=StrategyError, what=f"strategy {cls.name}")
     strategy = cls(**kwargs)
     strategy.label = name if opts.strip() else cls.name
     return strategy
-
-
-def _parse_options(cls: type[Strategy], text: str) -> dict[str, object]:
-    import inspect
-
-    params = {
-        p.name: p
-        for p in inspect.signature(cls.__init__).parameters.values()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    }
-    out: dict[str, object] = {}
-    for item in text.split(","):
-        if not item.strip():
-            continue
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if key not in params:
-            known = ", ".join(params) or "none"
-            raise StrategyError(f"strategy {cls.name} has no option {key!r} (options: {known})")
-        if not sep:
-            raise StrategyError(f"option {key!r} of {cls.name} needs a value: {key}=...")
-        default = params[key].default
-        try:
-            if isinstance(default, bool):
-                lowered = value.lower()
-                if lowered not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
-                    raise ValueError(value)
-                out[key] = lowered in ("on", "true", "1", "yes")
-            elif isinstance(default, int):
-                out[key] = int(value)
-            elif isinstance(default, float):
-                out[key] = float(value)
-            else:
-                out[key] = value
-        except ValueError:
-            raise StrategyError(
-                f"option {key}={value!r} of {cls.name}: expected {type(default).__name__}"
-            ) from None
-    return out

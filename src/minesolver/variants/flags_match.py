@@ -16,15 +16,13 @@ True
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 from .. import __version__
+from ..bench.pool import run_chunks
 from ..bench.stats import wilson
 from ..bench.store import FlagsRow, RunSpec, Store
 from ..rng import derive_seed
@@ -149,11 +147,6 @@ def play_flags_chunk(spec_json: str, run_id: str, indices: Sequence[int]) -> lis
     return rows
 
 
-def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
 def run_flags(
     spec: RunSpec,
     run_id: str,
@@ -174,27 +167,8 @@ def run_flags(
             for row in rows:
                 on_game(row)
 
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        for part in _chunks(indices, chunk):
-            finish(play_flags_chunk(spec_json, run_id, part))
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        pending: set[Future[list[FlagsRow]]] = set()
-        parts = _chunks(indices, chunk)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < 3 * workers:
-                part = next(parts, [])
-                if not part:
-                    exhausted = True
-                    break
-                pending.add(pool.submit(play_flags_chunk, spec_json, run_id, part))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                finish(future.result())
+    run_chunks(play_flags_chunk, (spec_json, run_id), indices, workers=workers, chunk=chunk,
+               finish=finish)
 
 
 def flags_summary(rows: Sequence[FlagsRow]) -> dict[str, Any]:

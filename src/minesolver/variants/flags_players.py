@@ -21,7 +21,6 @@ choices come from a generator reseeded by :meth:`FlagsPlayer.new_game`.
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from collections import Counter
 from typing import ClassVar
@@ -30,6 +29,7 @@ import numpy as np
 
 from ..analysis import Analysis, analyze
 from ..analysis.sampling import rejection_layouts
+from ..options import parse_options
 from ..position import COVERED, FLAG, MINE, Position
 from ..rng import SplitMix64
 from ..rules import neighbour_table, neighbours
@@ -101,7 +101,7 @@ def find_flags_player(name: str) -> FlagsPlayer:
     if cls is None:
         names = ", ".join(sorted(FLAGS_PLAYERS))
         raise FlagsError(f"unknown Flags player {base!r}: expected one of {names}")
-    player = cls(**_options(cls, opts)) if opts.strip() else cls()
+    player = cls(**parse_options(cls, opts, error=FlagsError, what=f"Flags player {cls.name}"))
     player.label = name.strip() if opts.strip() else cls.name
     return player
 
@@ -111,41 +111,6 @@ def load_flags_players() -> dict[str, type[FlagsPlayer]]:
     from . import flags_hard  # noqa: F401 - registers ``hard``
 
     return FLAGS_PLAYERS
-
-
-def _options(cls: type[FlagsPlayer], text: str) -> dict[str, object]:
-    params = {
-        p.name: p.default
-        for p in inspect.signature(cls.__init__).parameters.values()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    }
-    out: dict[str, object] = {}
-    for item in text.split(","):
-        if not item.strip():
-            continue
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if key not in params:
-            known = ", ".join(params) or "none"
-            raise FlagsError(f"Flags player {cls.name} has no option {key!r} (options: {known})")
-        if not sep:
-            raise FlagsError(f"option {key!r} of {cls.name} needs a value: {key}=...")
-        default = params[key]
-        try:
-            if isinstance(default, bool):
-                if value.lower() not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
-                    raise ValueError(value)
-                out[key] = value.lower() in ("on", "true", "1", "yes")
-            elif isinstance(default, int):
-                out[key] = int(value)
-            elif isinstance(default, float):
-                out[key] = float(value)
-            else:
-                out[key] = value
-        except ValueError:
-            raise FlagsError(
-                f"option {key}={value!r} of {cls.name}: expected {type(default).__name__}"
-            ) from None
-    return out
 
 
 def likeliest_cells(position: Position, analysis: Analysis) -> list[tuple[int, int]]:
