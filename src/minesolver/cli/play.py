@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -98,12 +99,9 @@ class FrameRecorder:
 
     def __init__(self) -> None:
         self.frames: list[Image.Image] = []
-        self.last: Position | None = None
 
     def __call__(self, step: Step) -> None:
-        analysis = step.analysis
-        if analysis is None and not step.position.is_blank():
-            analysis = analyze(step.position)
+        analysis = step.analysis  # the strategy's own (noise model included), if any
         caption = "; ".join(m.describe() for m in step.moves if m.reason != "deduction")[:90]
         if not caption and step.moves:
             caption = f"{len(step.moves)} safe cells by deduction"
@@ -203,10 +201,10 @@ def play_cmd(
     recorder = FrameRecorder() if gif else None
     if recorder is not None:
         observers.append(recorder)
-    log_handle = open(log, "w", encoding="utf-8") if log else None  # noqa: SIM115
-    if log_handle is not None:
-        observers.append(StepLogger(log_handle))
-    try:
+    with contextlib.ExitStack() as stack:
+        log_handle = stack.enter_context(open(log, "w", encoding="utf-8")) if log else None
+        if log_handle is not None:
+            observers.append(StepLogger(log_handle))
         record = play_game(
             game_rules,
             chosen,
@@ -214,12 +212,8 @@ def play_cmd(
             start=begin,
             observer=_fan_out(observers) if observers else None,
         )
-    finally:
         if log_handle is not None:
-            log_handle.close()
-    if log:
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps({"result": record_json(record)}) + "\n")
+            log_handle.write(json.dumps({"result": record_json(record)}) + "\n")
     if recorder is not None and gif:
         mines = set(record.layout.mines)
         final = board_image(record.final, None, mines=mines,
