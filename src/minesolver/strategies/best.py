@@ -19,7 +19,9 @@ their measured effect is in ``docs/benchmarks.md``):
    certainly-safe cell), blended with the second-best next move (weight
    ``second``, 0.2).  The score is the chance of surviving this guess and the
    next one; ``progress`` (default 0) adds a bonus for the chance of new safe
-   cells.  It rewards cells
+   cells.  ``depth=2`` scores the position after a guess by the lookahead
+   score of its best next guess (among the ``breadth`` safest) instead of that
+   guess's safety: three moves deep instead of two.  It rewards cells
    likely to give progress (a zero, new safe cells) and penalises cells that
    lead into bad guesses.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
@@ -85,6 +87,8 @@ class Best(Strategy):
         cutoff: float = 0.9,
         second: float = 0.2,
         progress: float = 0.0,
+        depth: int = 1,
+        breadth: int = 4,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -96,6 +100,8 @@ class Best(Strategy):
         self.cutoff = cutoff
         self.second = second
         self.progress = progress
+        self.depth = depth
+        self.breadth = breadth
 
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
@@ -122,7 +128,7 @@ class Best(Strategy):
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
-            chosen = self._lookahead(position, analysis, candidates)
+            chosen = self._lookahead(position, analysis, candidates, self.depth)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
@@ -174,16 +180,19 @@ class Best(Strategy):
 
     # ---------------------------------------------------------------- lookahead
     def _lookahead(
-        self, position: Position, analysis: Analysis, candidates: list[_Scored]
+        self, position: Position, analysis: Analysis, candidates: list[_Scored], depth: int
     ) -> _Scored:
         candidates.sort(key=lambda c: -c.safety)
+        if depth < self.depth:  # a nested ply: only the safest few
+            candidates = candidates[: self.breadth]
         best: _Scored | None = None
         for cand in candidates:
             bound = cand.safety * (1.0 + self.progress)  # no score can beat this
             if best is not None and not best.dead and bound <= best.score:
                 cand.pruned = True
                 continue
-            self._score(position, analysis, cand, None if best is None or best.dead else best.score)
+            bar = None if best is None or best.dead else best.score
+            self._score(position, analysis, cand, bar, depth)
             if cand.pruned:
                 continue
             if best is None or _better(cand, best, self.dead):
@@ -192,7 +201,8 @@ class Best(Strategy):
         return best
 
     def _score(
-        self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None
+        self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None,
+        depth: int = 1,
     ) -> None:
         w, h = position.width, position.height
         cells = position.cells
@@ -220,7 +230,7 @@ class Best(Strategy):
             p_v = (after.solutions * num) / (total * den)
             left -= p_v
             values += 1
-            score += p_v * _blended_safety(after, self.second)
+            score += p_v * self._next_value(after, depth)
             if self.progress and len(after.safe_indices):
                 progress += p_v
         if self.noise is not None:
@@ -232,6 +242,18 @@ class Best(Strategy):
         cand.score = score * (1.0 + self.progress * progress)
         cand.dead = values <= 1
 
+
+    def _next_value(self, after: Analysis, depth: int) -> float:
+        """How good the position after a guess is: the blended safety of its best next
+        move, or (``depth`` >= 2) the lookahead score of its best next guess."""
+        if depth <= 1 or len(after.safe_indices):
+            return _blended_safety(after, self.second)
+        candidates = self._candidates(after.position, after)
+        if not candidates:
+            return 1.0
+        if len(candidates) == 1:
+            return candidates[0].safety
+        return self._lookahead(after.position, after, candidates, depth - 1).score
 
     def _shown_values(self, known: int, certain: int, unknown: int, total: int) -> list[int]:
         """What a cell may show when opened."""
