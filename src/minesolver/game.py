@@ -21,6 +21,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from .position import COVERED, FLAG, MINE, Position
 from .rng import SplitMix64
 from .rules import FirstClick, Rules, RulesError, neighbour_table, neighbours, protected_cells
@@ -339,11 +341,10 @@ class Game:
         '2x2x1\\nHH\\nHH\\n'
         """
         rules = self.rules
-        state, shown = self._state, self._shown
-        cells = bytes(
-            shown[i] if s == _OPEN else (FLAG if s == _FLAGGED else COVERED)
-            for i, s in enumerate(state)
-        )
+        state = np.frombuffer(self._state, dtype=np.uint8)
+        shown = np.frombuffer(self._shown, dtype=np.uint8)
+        covered = np.where(state == _FLAGGED, FLAG, COVERED).astype(np.uint8)
+        cells = np.where(state == _OPEN, shown, covered).tobytes()
         return Position(rules.width, rules.height, rules.mines, cells)
 
     def number(self, row: int, col: int) -> int:
@@ -388,8 +389,6 @@ class Game:
 
 def _neighbour_counts(mine: bytearray, width: int, height: int) -> bytes:
     """Number of adjacent mines for every cell (numpy: fast on huge boards)."""
-    import numpy as np
-
     grid = np.frombuffer(bytes(mine), dtype=np.uint8).reshape(height, width)
     padded = np.zeros((height + 2, width + 2), dtype=np.uint8)
     padded[1:-1, 1:-1] = grid
