@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -290,20 +291,44 @@ class Game:
             opened.append(start)
             self._show(start)
             if count[start] == 0:
-                queue = deque([start])
-                while queue:
-                    i = queue.popleft()
-                    for j in self._nbrs(i):
-                        if state[j] == _HIDDEN:
-                            state[j] = _OPEN
-                            opened.append(j)
-                            self._show(j)
-                            if count[j] == 0:
-                                queue.append(j)
+                self._flood(start, opened)
         self._safe_left -= len(opened)
         if self._safe_left == 0:
             self._status = "won"
         return opened
+
+    def _flood(self, start: int, opened: list[int]) -> None:
+        """Open everything a zero at ``start`` reaches, breadth first, neighbours in
+        row-major order.  The hot loop of huge boards: neighbours are computed
+        inline when the board is too big for the cached table."""
+        state, count, shown = self._state, self._count, self._shown
+        noisy = self._noise is not None
+        table = self._table
+        w, h = self.rules.width, self.rules.height
+        queue = deque([start])
+        while queue:
+            i = queue.popleft()
+            if table is not None:
+                around: Iterable[int] = table[i]
+            else:
+                r, c = divmod(i, w)
+                lo, hi = (c - 1 if c else 0), (c + 2 if c + 1 < w else w)
+                around = [
+                    j
+                    for rr in range(r - 1 if r else 0, r + 2 if r + 1 < h else h)
+                    for j in range(rr * w + lo, rr * w + hi)
+                    if j != i
+                ]
+            for j in around:
+                if state[j] == _HIDDEN:
+                    state[j] = _OPEN
+                    opened.append(j)
+                    if noisy:
+                        self._show(j)
+                    else:
+                        shown[j] = count[j]
+                    if count[j] == 0:
+                        queue.append(j)
 
     def flag(self, row: int, col: int) -> bool:
         """Put a flag on a covered cell; returns whether anything changed."""
