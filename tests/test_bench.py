@@ -349,7 +349,7 @@ def layout_files(tmp_path):
     ("args", "needles"),
     [
         (["--strategy", "nope"], ["unknown strategy 'nope'"]),
-        (["--strategy", "tank", "--strategy", "best:depth=3"], ["no option 'depth'"]),
+        (["--strategy", "tank", "--strategy", "best:horizon=3"], ["no option 'horizon'"]),
         (["--rules", "6x6"], ["cannot read rules '6x6'"]),
         (["--rules", "3x3x9"], ["9 mines do not fit"]),
         (["--start", "6,0"], ["start (6, 0) is off the 6x6 board"]),
