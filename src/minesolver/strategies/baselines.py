@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..analysis import Analysis
-from ..analysis.deduce import deduce
+from ..analysis.deduce import Deductions, deduce
 from ..position import COVERED, FLAG, MINE, Position
 from ..rules import neighbour_table, neighbours
 from .base import Move, Strategy, register
@@ -58,21 +58,36 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
+def cheap_first(strategy: Strategy, position: Position) -> tuple[Analysis, Deductions | Analysis]:
+    """The exact analysis (kept to never open a proven mine) and what the cheap
+    rules find; in noisy games, where those rules do not hold, the analysis itself."""
+    analysis = strategy.analyze(position, remember=True)
+    strategy.last_analysis = analysis
+    return analysis, (deduce(position) if strategy.noise is None else analysis)
+
+
+def lowest_guess(
+    strategy: Strategy,
+    analysis: Analysis,
+    allowed: list[tuple[int, int]],
+    risk: Callable[[tuple[int, int]], float],
+) -> list[Move]:
+    """Open the allowed cell with the lowest estimated ``risk`` (seeded tie-break)."""
+    best = min(risk(cell) for cell in allowed)
+    cell = strategy.choice([c for c in allowed if risk(c) <= best + 1e-12])
+    return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+
+
 class _ConstraintStrategy(Strategy):
     combine: Callable[[list[float]], float]
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position, remember=True)  # never a proven mine; noisy games
-        self.last_analysis = analysis
-        found = deduce(position) if self.noise is None else analysis
+        analysis, found = cheap_first(self, position)
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
         risk = naive_risk(position, {r * position.width + c for r, c in found.mines}, self.combine)
-        allowed = not_proven_mines(position, analysis)
-        best = min(risk[cell] for cell in allowed)
-        ties = [cell for cell in allowed if risk[cell] <= best + 1e-12]
-        cell = self.choice(ties)
-        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+        return lowest_guess(self, analysis, not_proven_mines(position, analysis),
+                            lambda cell: float(risk[cell]))
 
 
 def naive_risk(

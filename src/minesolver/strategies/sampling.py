@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..analysis.deduce import deduce
 from ..analysis.sampling import rejection_layouts, sample_layouts
 from ..position import COVERED, Position
 from .base import Move, Strategy, StrategyError, register
+from .baselines import cheap_first, lowest_guess, not_proven_mines
 
 __all__ = ["Sampling"]
 
@@ -44,9 +44,7 @@ class Sampling(Strategy):
         self.samples = samples
 
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position, remember=True)  # never a proven mine; noisy games
-        self.last_analysis = analysis
-        found = deduce(position) if self.noise is None else analysis
+        analysis, found = cheap_first(self, position)
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
         known = {r * position.width + c for r, c in found.mines}
@@ -63,8 +61,5 @@ class Sampling(Strategy):
         else:
             left = position.mines_left - len(known)
             estimate = {i: left / len(covered) for i in covered}
-        allowed = [i for i in covered if analysis.exact(i)[0] != analysis.exact(i)[1]]
-        best = min(estimate[i] for i in allowed)
-        ties = [divmod(i, w) for i in allowed if estimate[i] <= best + 1e-12]
-        cell = self.choice(ties)
-        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+        return lowest_guess(self, analysis, not_proven_mines(position, analysis),
+                            lambda cell: estimate[cell[0] * w + cell[1]])
