@@ -397,24 +397,6 @@ const watch = {
 };
 
 // ------------------------------------------------------------------ Analyse
-const EXAMPLE = `30x16x99
-HHHHHH10002FHHHH12F1HHHHHHHHHH
-HHHHHH10003FHHHHF3112FHHHHHHHF
-HHHHHH11213HHH12F2002F4H3FH122
-HHHHHHHHHHHHHH221100112244HH1H
-HHHHHHHHHH1HHHF200000001FH43H2
-HHHHHHHHHHH1H2H21222110123FH2F
-HHH1HHHHHHF212111HH2F100012221
-HHHHHHH11222H10012222322110000
-HHHHHHH100011100001H2HFHF10111
-HHHHHHH221100012322H23F31101H2
-HHHHHHHH2H21002FHFH111110013HF
-HHHHHHH2H2H2113FHHHH1100112HFH
-HHHHHHHH1212HHHHHHHHF2101FH3HH
-HHHHHHHHHHHHHHHHHHHHHH1012HHHH
-HHHHHHHHHHHHHHHHHHHHF31001HHHH
-HHHHHHHHHHHHHHHHHHHHH20001HHHH
-`;
 const BRUSHES = ["H", "F", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
 
 const analyse = {
@@ -443,7 +425,7 @@ const analyse = {
     $("analyse-m").addEventListener("change", () => {
       if (this.grid) { this.grid.mines = Number($("analyse-m").value); this.schedule(); }
     });
-    $("analyse-text").value = EXAMPLE;
+    $("analyse-text").value = META.example;
   },
 
   shown() { if (!this.grid) this.analyseText(); },

@@ -7,6 +7,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ... import __version__
+from ...position import EXAMPLE_POSITION
 from ...rules import FIRST_CLICK_RULES, PRESETS
 from ...strategies import STRATEGIES
 from ...strategies import _load_builtins as load_strategies
@@ -24,7 +25,8 @@ async def index(request: Request) -> Response:
 
 
 async def meta(request: Request) -> Response:
-    """Presets, first-click rules, strategies, Flags players and limits."""
+    """Presets, first-click rules, strategies, Flags players, an example position
+    (``.mine`` text, for Analyse) and limits."""
     web = web_of(request)
     load_strategies()
     return JSONResponse(
@@ -39,6 +41,7 @@ async def meta(request: Request) -> Response:
                 {"name": name, "summary": cls.summary}
                 for name, cls in sorted(load_flags_players().items())
             ],
+            "example": EXAMPLE_POSITION,
             "limits": {
                 "max_side": web.max_side,
                 "max_body": web.max_body,
