@@ -29,11 +29,14 @@ from pathlib import Path
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
 from minesolver.analysis.engine import clear_cache
-from minesolver.position import COVERED
+from minesolver.codes import COVERED
 from minesolver.rng import SplitMix64, derive_seed
 
 CLASSES = ("beginner", "intermediate", "expert", "large64", "large100")
-DEFAULT_FIXTURES = os.environ.get("MINESOLVER_FIXTURES", "/work/shared/fixtures/positions")
+# the 120 reference positions the tests use, kept in the repository
+DEFAULT_FIXTURES = os.environ.get(
+    "MINESOLVER_FIXTURES", str(Path(__file__).resolve().parent.parent / "tests/data/positions")
+)
 
 
 # ---------------------------------------------------------------------- timing

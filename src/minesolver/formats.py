@@ -19,22 +19,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import IO
 
-from .game import Layout
-from .rules import RulesError
+from .errors import InputError
+from .minefield import Layout
 
 __all__ = [
     "FormatError",
     "layout_line",
+    "read_boards",
     "read_layouts",
     "read_mbf",
+    "read_mbf_stream",
     "write_layouts",
     "write_mbf",
 ]
 
 
-class FormatError(ValueError):
+class FormatError(InputError):
     """Bytes or text that are not a valid board file."""
 
 
@@ -63,10 +66,7 @@ def read_mbf(data: bytes) -> Layout:
         mines.append(y * width + x)
     if len(set(mines)) != len(mines):
         raise FormatError("MBF data lists the same mine twice")
-    try:
-        return Layout(width, height, tuple(sorted(mines)))
-    except RulesError as exc:  # pragma: no cover - checked above
-        raise FormatError(str(exc)) from exc
+    return Layout(width, height, tuple(sorted(mines)))
 
 
 def write_mbf(layout: Layout) -> bytes:
@@ -78,7 +78,7 @@ def write_mbf(layout: Layout) -> bytes:
     out = bytearray([layout.width, layout.height])
     out += len(layout.mines).to_bytes(2, "big")
     for m in layout.mines:
-        row, col = divmod(m, layout.width)
+        row, col = layout.grid.coords(m)
         out += bytes([col, row])
     return bytes(out)
 
@@ -101,6 +101,8 @@ def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise FormatError(f"layout line {number}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise FormatError(f"layout line {number}: nested too deeply to read") from None
         if not isinstance(record, dict):
             raise FormatError(
                 f"layout line {number}: expected an object, got {line.strip()[:40]!r}"
@@ -121,7 +123,7 @@ def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
             )
         try:
             yield Layout(width, height, tuple(sorted(mines)))
-        except RulesError as exc:
+        except InputError as exc:
             raise FormatError(f"layout line {number}: {exc}") from None
 
 
@@ -132,3 +134,40 @@ def write_layouts(layouts: Iterable[Layout], out: IO[str]) -> int:
         out.write(layout_line(layout))
         n += 1
     return n
+
+
+def read_mbf_stream(data: bytes) -> list[Layout]:
+    """Every board of MBF records written one after another (one record: one board).
+
+    >>> boards = read_mbf_stream(write_mbf(Layout(2, 1, (1,))) * 2)
+    >>> len(boards), boards[0].mines
+    (2, (1,))
+    """
+    boards: list[Layout] = []
+    offset = 0
+    while offset < len(data):
+        if len(data) - offset < 4:
+            raise FormatError(f"MBF board {len(boards) + 1}: {len(data) - offset} stray bytes")
+        count = int.from_bytes(data[offset + 2 : offset + 4], "big")
+        end = offset + 4 + 2 * count
+        try:
+            boards.append(read_mbf(data[offset:end]))
+        except FormatError as exc:
+            raise FormatError(f"MBF board {len(boards) + 1}: {exc}") from None
+        offset = end
+    return boards
+
+
+def read_boards(path: str | Path) -> list[Layout]:
+    """The boards of a file: layout JSON lines, or MBF (one board, or several
+    records one after another); errors name the file.
+    """
+    data = Path(path).read_bytes()
+    try:
+        if data.lstrip()[:1] in (b"{", b""):
+            return list(read_layouts(data.decode("utf-8")))
+        return read_mbf_stream(data)
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{path}: not a layout file (byte {exc.start} is not UTF-8)") from None
+    except FormatError as exc:
+        raise FormatError(f"{path}: {exc}") from None

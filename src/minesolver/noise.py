@@ -27,17 +27,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
-from .position import BLANK
+from .codes import BLANK
+from .errors import OptionError
 from .rng import SplitMix64, derive_seed
 
-__all__ = ["NoiseError", "NoiseModel", "parse_noise", "soft_clue"]
+__all__ = ["NOISE_KINDS", "NoiseError", "NoiseModel", "parse_noise", "soft_clue"]
 
 SCALE = 2520  # lcm(1..9): every likelihood times SCALE is an integer
 _SALT = 0x0015E
 
+NoiseKind = Literal["withheld", "optimistic", "cautious"]
+NOISE_KINDS: tuple[NoiseKind, ...] = ("withheld", "optimistic", "cautious")
 
-class NoiseError(ValueError):
+
+class NoiseError(OptionError):
     """An unreadable noise model."""
 
 
@@ -49,8 +54,16 @@ class NoiseModel:
     NoiseModel(kind='withheld', p=0.25)
     """
 
-    kind: str
+    kind: NoiseKind
     p: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in NOISE_KINDS:
+            raise NoiseError(
+                f"unknown noise model {self.kind!r}: expected withheld:P, optimistic or cautious"
+            )
+        if not 0.0 <= self.p <= 1.0:  # also refuses nan
+            raise NoiseError(f"withheld:P needs 0 <= P <= 1, got {self.p!r}")
 
     def __str__(self) -> str:
         return f"withheld:{self.p:g}" if self.kind == "withheld" else self.kind
@@ -96,7 +109,7 @@ def parse_noise(text: str | None) -> NoiseModel | None:
     if key in ("", "none"):
         return None
     if key in ("optimistic", "cautious"):
-        return NoiseModel(key)
+        return NoiseModel("optimistic" if key == "optimistic" else "cautious")
     if key.startswith("withheld"):
         _, sep, value = key.partition(":")
         try:

@@ -20,13 +20,23 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .analysis import Analysis
-from .game import Game, Layout
+from .errors import OffBoardError, quote
+from .game import Game
+from .minefield import Layout
 from .position import Position
 from .rng import derive_seed
 from .rules import Rules, RulesError
-from .strategies import Move, Strategy, StrategyError
+from .strategies import Move, Strategy
 
-__all__ = ["GameRecord", "Start", "Step", "parse_start", "play_game", "start_cell"]
+__all__ = [
+    "GameRecord",
+    "Start",
+    "Step",
+    "format_start",
+    "parse_start",
+    "play_game",
+    "start_cell",
+]
 
 Start = Literal["corner", "center"] | tuple[int, int]
 
@@ -43,10 +53,19 @@ def parse_start(text: str) -> Start:
     key = text.strip().lower()
     if key in ("corner", "center", "centre"):
         return "center" if key == "centre" else key  # type: ignore[return-value]
-    match = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", key)
+    match = re.fullmatch(r"\(?\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)?", key)
     if match is None:
-        raise RulesError(f"cannot read start {text!r}: expected corner, center or ROW,COL")
+        raise RulesError(f"cannot read start {quote(text)}: expected corner, center or ROW,COL")
     return (int(match.group(1)), int(match.group(2)))
+
+
+def format_start(start: Start) -> str:
+    """The inverse of :func:`parse_start`.
+
+    >>> format_start((3, 4)), format_start("center")
+    ('3,4', 'center')
+    """
+    return start if isinstance(start, str) else f"{start[0]},{start[1]}"
 
 
 def start_cell(rules: Rules, start: Start) -> tuple[int, int]:
@@ -57,7 +76,9 @@ def start_cell(rules: Rules, start: Start) -> tuple[int, int]:
         return (rules.height // 2, rules.width // 2)
     row, col = start
     if not (0 <= row < rules.height and 0 <= col < rules.width):
-        raise RulesError(f"start ({row}, {col}) is off the {rules.width}x{rules.height} board")
+        raise OffBoardError(
+            f"start ({row}, {col}) is off the {rules.width}x{rules.height} board"
+        )
     return (row, col)
 
 
@@ -90,6 +111,7 @@ class GameRecord:
     layout: Layout = field(repr=False)
     final: Position = field(repr=False)  # what the player saw at the end
     risks: tuple[float, ...] = field(default=(), repr=False)  # mine risk of each guess
+    exploded: tuple[int, int] | None = None  # the mine that ended a lost game
 
 
 Observer = Callable[[Step], None]
@@ -137,7 +159,7 @@ def play_game(
         position = game.position()
         moves = strategy.moves(position)
         if not moves:
-            raise StrategyError(f"{strategy.name} returned no move")
+            raise RuntimeError(f"{strategy.name} returned no move")
         opened = []
         changed = False
         for move in moves:
@@ -156,7 +178,7 @@ def play_game(
         if observer is not None:
             observer(Step(step, position, moves, strategy.last_analysis, opened))
         if not changed:
-            raise StrategyError(f"{strategy.name} chose moves that change nothing: {moves[:3]}")
+            raise RuntimeError(f"{strategy.name} chose moves that change nothing: {moves[:3]}")
     final = game.layout
     assert final is not None
     return GameRecord(
@@ -174,4 +196,5 @@ def play_game(
         layout=final,
         final=game.position(),
         risks=tuple(risks),
+        exploded=game.exploded,
     )

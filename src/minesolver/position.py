@@ -3,17 +3,8 @@
 A position is a board of cells, each either a revealed number, covered, or
 flagged, plus the total number of mines.  It knows nothing of the hidden layout.
 
-Cell codes (``Position.cells`` holds one byte per cell, row-major):
-
-====  =========  ================================================================
-code  .mine      meaning
-====  =========  ================================================================
-0-8   ``0``-``8``  revealed, showing that many adjacent mines
-9     ``H``        covered
-10    ``F``        flagged (trusted as a mine by the analysis)
-11    ``M``        covered cell known to hold a mine (``M``, ``?``, ``I`` on input)
-12    ``.``        revealed safe cell that shows no number (noisy-clue variants)
-====  =========  ================================================================
+Cells are one byte each, row-major, with the codes of :mod:`minesolver.codes`
+(``0``-``8`` numbers, ``COVERED``, ``FLAG``, ``MINE``, ``BLANK``).
 
 On input ``O`` (JSMinesweeper's flag that needs no inflating) reads as ``F``.
 
@@ -30,20 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-__all__ = [
-    "BLANK",
-    "COVERED",
-    "EXAMPLE_POSITION",
-    "FLAG",
-    "MINE",
-    "Position",
-    "PositionError",
-]
+from .codes import BLANK, COVERED, FLAG, MINE, is_covered, is_marked, is_number
+from .errors import InputError, quote
+from .geometry import Grid
 
-COVERED = 9
-FLAG = 10
-MINE = 11
-BLANK = 12
+__all__ = ["EXAMPLE_POSITION", "Position", "PositionError"]
 
 _READ = {str(d): d for d in range(9)}
 _READ.update({"H": COVERED, "F": FLAG, "O": FLAG, "M": MINE, "?": MINE, "I": MINE, ".": BLANK})
@@ -54,7 +36,7 @@ _ASCII.update({0: ".", COVERED: "#", FLAG: "F", MINE: "*", BLANK: "-"})
 _MAX_CELLS = 4_000_000 * 4
 
 
-class PositionError(ValueError):
+class PositionError(InputError):
     """Text or data that does not describe a position."""
 
 
@@ -120,9 +102,11 @@ class Position:
         if not lines:
             raise PositionError("line 1: empty text, expected a header like 30x16x99")
         header = lines[0].strip().lower().replace("×", "x").split("x")
-        if len(header) != 3 or not all(part.strip().isdecimal() for part in header):
+        if len(header) != 3 or not all(
+            part.strip().isdecimal() and len(part.strip()) <= 9 for part in header
+        ):
             raise PositionError(
-                f"line {top + 1}: cannot read header {lines[0].strip()!r}, "
+                f"line {top + 1}: cannot read header {quote(lines[0].strip())}, "
                 "expected WxHxM like 30x16x99"
             )
         width, height, mines = (int(part) for part in header)
@@ -140,7 +124,7 @@ class Position:
         if len(rows) > height:
             raise PositionError(
                 f"line {top + height + 2}: expected {height} rows of cells, found more: "
-                f"{rows[height][:20]!r}"
+                f"{quote(rows[height], 20)}"
             )
         cells = bytearray(width * height)
         for r, row in enumerate(rows):
@@ -184,11 +168,15 @@ class Position:
         return Position(self.width, self.height, self.mines, bytes(cells))
 
     # ------------------------------------------------------------------ reading
+    @property
+    def grid(self) -> Grid:
+        """The board's geometry."""
+        return Grid(self.width, self.height)
+
     def index(self, row: int, col: int) -> int:
-        """Flat index of ``(row, col)``; raises ``IndexError`` off the board."""
-        if not (0 <= row < self.height and 0 <= col < self.width):
-            raise IndexError(f"cell ({row}, {col}) is off the {self.width}x{self.height} board")
-        return row * self.width + col
+        """Flat index of ``(row, col)``; :class:`~minesolver.errors.OffBoardError`
+        (an ``IndexError``) off the board."""
+        return self.grid.index(row, col)
 
     def cell(self, row: int, col: int) -> int:
         """The cell code at ``(row, col)``."""
@@ -197,15 +185,15 @@ class Position:
     def number(self, row: int, col: int) -> int | None:
         """The revealed number at ``(row, col)``, or ``None``."""
         code = self.cell(row, col)
-        return code if code <= 8 else None
+        return code if is_number(code) else None
 
     def is_covered(self, row: int, col: int) -> bool:
         """True for covered cells, flagged or not."""
-        return self.cell(row, col) in (COVERED, FLAG, MINE)
+        return is_covered(self.cell(row, col))
 
     def is_flagged(self, row: int, col: int) -> bool:
         """True for flags and known-mine marks."""
-        return self.cell(row, col) in (FLAG, MINE)
+        return is_marked(self.cell(row, col))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -240,7 +228,7 @@ class Position:
 
     def is_blank(self) -> bool:
         """True when nothing is revealed yet."""
-        return all(code in (COVERED, FLAG, MINE) for code in self.cells)
+        return all(is_covered(code) for code in self.cells)
 
     def __str__(self) -> str:
         w = self.width

@@ -19,7 +19,9 @@ machine, process and Python version, so minesolver uses its own generator:
 
 from __future__ import annotations
 
-__all__ = ["SplitMix64", "derive_seed"]
+import secrets
+
+__all__ = ["SplitMix64", "derive_seed", "new_seed"]
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -97,3 +99,12 @@ def derive_seed(seed: int, *keys: int) -> int:
     for key in keys:
         z = _mix((z + _GAMMA * (1 + (key & _MASK))) & _MASK)
     return _mix((z + _GAMMA) & _MASK)
+
+
+def new_seed(bits: int = 32) -> int:
+    """A fresh random seed; 32 bits by default, short enough to type back.
+
+    >>> 0 <= new_seed() < 2**32
+    True
+    """
+    return secrets.randbits(bits)

@@ -1,4 +1,4 @@
-"""Game rules: board size, mine count, first-click policy, and board geometry.
+"""Game rules: board size, mine count, first-click policy and noise model.
 
 Coordinates are ``(row, col)`` from the top-left corner everywhere in minesolver;
 a flat cell index is ``row * width + col``.
@@ -13,27 +13,32 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal, get_args
+
+from .errors import InputError, quote
+from .noise import NoiseModel, parse_noise
 
 __all__ = [
     "BEGINNER",
     "EXPERT",
+    "FIRST_CLICK_RULES",
     "INTERMEDIATE",
+    "MAX_CELLS",
     "PRESETS",
     "FirstClick",
     "Rules",
     "RulesError",
-    "neighbour_table",
-    "neighbours",
-    "protected_cells",
 ]
 
 FirstClick = Literal["safe", "opening", "none"]
-FIRST_CLICK_RULES: tuple[str, ...] = get_args(FirstClick)
+FIRST_CLICK_RULES: tuple[FirstClick, ...] = get_args(FirstClick)
+
+# The largest board any rules describe (a 4000x4000 board); commands and the web
+# app set their own, smaller limits.
+MAX_CELLS = 16_000_000
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """Rules that cannot describe a playable game (sizes, mine count, names)."""
 
 
@@ -60,7 +65,7 @@ class Rules:
     height: int
     mines: int
     first_click: FirstClick = field(default="safe", kw_only=True)
-    noise: str | None = field(default=None, kw_only=True)  # see minesolver.noise
+    noise: NoiseModel | None = field(default=None, kw_only=True)  # see minesolver.noise
 
     def __post_init__(self) -> None:
         for name in ("width", "height", "mines"):
@@ -69,6 +74,10 @@ class Rules:
                 raise RulesError(f"{name} must be an integer, got {value!r}")
         if self.width < 1 or self.height < 1:
             raise RulesError(f"board size must be positive, got {self.width}x{self.height}")
+        if self.width * self.height > MAX_CELLS:
+            raise RulesError(
+                f"board {self.width}x{self.height} is too large: at most {MAX_CELLS:,} cells"
+            )
         if self.mines < 0:
             raise RulesError(f"mine count must not be negative, got {self.mines}")
         if self.first_click not in FIRST_CLICK_RULES:
@@ -76,11 +85,10 @@ class Rules:
                 f"unknown first-click rule {self.first_click!r}: "
                 f"expected one of {', '.join(FIRST_CLICK_RULES)}"
             )
-        if self.noise is not None:
-            from .noise import parse_noise
-
-            model = parse_noise(self.noise)  # raises NoiseError (a ValueError) if unreadable
-            object.__setattr__(self, "noise", None if model is None else str(model))
+        if isinstance(self.noise, str):  # a convenience: Rules(..., noise="cautious")
+            object.__setattr__(self, "noise", parse_noise(self.noise))
+        elif self.noise is not None and not isinstance(self.noise, NoiseModel):
+            raise RulesError(f"noise must be a noise model, got {self.noise!r}")
         most = self.max_mines()
         if self.mines > most:
             guarantee = {
@@ -124,17 +132,23 @@ class Rules:
             self.width, self.height, self.mines, first_click=first_click, noise=self.noise
         )
 
-    def with_noise(self, noise: str | None) -> Rules:
+    def with_noise(self, noise: NoiseModel | str | None) -> Rules:
         """The same board with a noise model (``None`` for the classic game)."""
+        model = parse_noise(noise) if isinstance(noise, str) else noise
         return Rules(
-            self.width, self.height, self.mines, first_click=self.first_click, noise=noise
+            self.width, self.height, self.mines, first_click=self.first_click, noise=model
         )
 
     def __str__(self) -> str:
         return f"{self.width}x{self.height}x{self.mines}"
 
+    @property
+    def noise_text(self) -> str | None:
+        """The noise model as ``--noise`` writes it, or ``None`` for exact clues."""
+        return None if self.noise is None else str(self.noise)
+
     def __repr__(self) -> str:
-        noise = f", noise={self.noise!r}" if self.noise is not None else ""
+        noise = f", noise={str(self.noise)!r}" if self.noise is not None else ""
         return (
             f"Rules({self.width}, {self.height}, {self.mines}, "
             f"first_click={self.first_click!r}{noise})"
@@ -142,7 +156,11 @@ class Rules:
 
     @classmethod
     def from_string(
-        cls, text: str, *, first_click: FirstClick = "safe", noise: str | None = None
+        cls,
+        text: str,
+        *,
+        first_click: FirstClick = "safe",
+        noise: NoiseModel | str | None = None,
     ) -> Rules:
         """Parse a preset name (``expert``) or ``WxHxM`` (also ``WxH/M``).
 
@@ -157,9 +175,14 @@ class Rules:
         match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)\s*[x×/]\s*(\d+)", key)
         if match is None:
             names = ", ".join(PRESETS)
-            raise RulesError(f"cannot read rules {text!r}: expected {names} or WxHxM like 30x16x99")
+            raise RulesError(
+                f"cannot read rules {quote(text)}: expected {names} or WxHxM like 30x16x99"
+            )
+        if any(len(g) > 9 for g in match.groups()):
+            raise RulesError(f"rules {quote(text)} describe a board far too large to play")
         width, height, mines = (int(g) for g in match.groups())
-        return cls(width, height, mines, first_click=first_click, noise=noise)
+        model = parse_noise(noise) if isinstance(noise, str) else noise
+        return cls(width, height, mines, first_click=first_click, noise=model)
 
 
 BEGINNER = Rules(9, 9, 10)
@@ -171,52 +194,3 @@ PRESETS: dict[str, Rules] = {
     "expert": EXPERT,
 }
 
-
-def neighbours(index: int, width: int, height: int) -> list[int]:
-    """Flat indices of the (up to 8) cells around ``index``, in row-major order.
-
-    >>> neighbours(0, 3, 3)
-    [1, 3, 4]
-    """
-    row, col = divmod(index, width)
-    out = []
-    for r in range(max(0, row - 1), min(height, row + 2)):
-        base = r * width
-        for c in range(max(0, col - 1), min(width, col + 2)):
-            if r != row or c != col:
-                out.append(base + c)
-    return out
-
-
-# Boards up to this many cells get a cached neighbour table; larger boards compute
-# neighbours on the fly so memory stays proportional to the board.
-_TABLE_LIMIT = 250_000
-
-
-@lru_cache(maxsize=16)
-def _table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(neighbours(i, width, height)) for i in range(width * height))
-
-
-def neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...] | None:
-    """A cached tuple of neighbour tuples for every cell, or ``None`` on huge boards.
-
-    >>> neighbour_table(2, 2)[0]
-    (1, 2, 3)
-    """
-    if width * height > _TABLE_LIMIT:
-        return None
-    return _table(width, height)
-
-
-def protected_cells(rules: Rules, index: int) -> list[int]:
-    """Cells the first click at ``index`` guarantees free of mines, under ``rules``.
-
-    >>> protected_cells(Rules(4, 3, 1, first_click="opening"), 0)
-    [0, 1, 4, 5]
-    """
-    if rules.first_click == "none":
-        return []
-    if rules.first_click == "safe":
-        return [index]
-    return sorted([index, *neighbours(index, rules.width, rules.height)])

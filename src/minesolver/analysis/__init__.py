@@ -1,8 +1,8 @@
 """The exact probability engine and its helpers."""
 
+from ..errors import EngineLimitError, InconsistentPositionError
 from .engine import Analysis, FrontSummary, analyze
 from .oracle import brute_force
-from .system import EngineLimitError, InconsistentPositionError
 
 __all__ = [
     "Analysis",

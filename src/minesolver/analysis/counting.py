@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+from ..errors import EngineLimitError, InconsistentPositionError
 from ..rng import SplitMix64
 from .fronts import Front
-from .system import EngineLimitError, InconsistentPositionError
 
 __all__ = [
     "FrontCount",

@@ -30,7 +30,8 @@ from math import comb
 
 import numpy as np
 
-from ..position import COVERED, FLAG, MINE, Position
+from ..codes import COVERED, FLAG, MINE
+from ..position import Position
 from .counting import FrontCount, count_front
 from .fronts import Front, split_fronts
 from .system import InconsistentPositionError, SoftClue, build_system

@@ -16,7 +16,8 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
-from ..position import BLANK, COVERED, FLAG, MINE, Position
+from ..codes import BLANK, COVERED, FLAG, MINE
+from ..position import Position
 
 __all__ = ["brute_force"]
 

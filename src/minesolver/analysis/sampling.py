@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from math import comb
 
-from ..position import COVERED, FLAG, MINE, Position
+from ..codes import COVERED, FLAG, MINE
+from ..position import Position
 from ..rng import SplitMix64
-from ..rules import neighbour_table, neighbours
 from .counting import count_front, sample_front, weighted_index
 from .engine import front_weights
 from .fronts import split_fronts
@@ -77,9 +77,9 @@ def rejection_layouts(
 
     Stops early after ``want`` accepted layouts.  Returns ``(accepted, tries used)``.
     """
-    w, h = position.width, position.height
     cells = position.cells
-    table = neighbour_table(w, h)
+    grid = position.grid
+    table = grid.table()
     unknown = [i for i, code in enumerate(cells) if code == COVERED]
     fixed = [i for i, code in enumerate(cells) if code in (FLAG, MINE)]
     left = position.mines - len(fixed)
@@ -89,7 +89,7 @@ def rejection_layouts(
     for i, code in enumerate(cells):
         if code > 8:
             continue
-        around = table[i] if table is not None else neighbours(i, w, h)
+        around = table[i] if table is not None else grid.neighbours(i)
         flagged = sum(1 for j in around if cells[j] in (FLAG, MINE))
         covered = [j for j in around if cells[j] == COVERED]
         if covered or code != flagged:

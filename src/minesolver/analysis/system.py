@@ -21,35 +21,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..position import BLANK, COVERED, FLAG, MINE, Position
-from ..rules import neighbour_table, neighbours
+from ..codes import BLANK, COVERED, FLAG, MINE
+from ..errors import EngineLimitError, InconsistentPositionError
+from ..geometry import neighbour_sum
+from ..position import Position
 
-__all__ = ["Clue", "InconsistentPositionError", "System", "build_system"]
-
-
-class InconsistentPositionError(ValueError):
-    """No layout of mines agrees with the position.
-
-    ``clue`` is the ``(row, col)`` of a revealed number involved, when there is one.
-    """
-
-    def __init__(self, message: str, clue: tuple[int, int] | None = None) -> None:
-        super().__init__(message)
-        self.clue = clue
-
-    def __reduce__(self) -> tuple[type[InconsistentPositionError], tuple[object, ...]]:
-        # keep ``clue`` across processes (worker pools, the web sandbox)
-        return (type(self), (str(self), self.clue))
-
-
-class EngineLimitError(ValueError):
-    """A position whose exact count would need more memory than the engine allows.
-
-    Counting is exponential in the *width* of a front (the clues open at once
-    along it); real games keep it small, but clues scattered over a large board
-    need not.  The error names the front and its width instead of exhausting
-    memory.
-    """
+__all__ = ["Clue", "EngineLimitError", "InconsistentPositionError", "System", "build_system"]
 
 
 @dataclass
@@ -106,7 +83,8 @@ def build_system(
     """
     w, h = position.width, position.height
     cells = position.cells
-    table = neighbour_table(w, h)
+    grid = position.grid
+    table = grid.table()
     known_mines = cells.count(FLAG) + cells.count(MINE)
     remaining = position.mines - known_mines
     if remaining < 0:
@@ -117,7 +95,7 @@ def build_system(
     clues: list[Clue] = []
     for i in _clue_cells(position, soft is not None):
         code = cells[i]
-        around: Sequence[int] = table[i] if table is not None else neighbours(i, w, h)
+        around: Sequence[int] = table[i] if table is not None else grid.neighbours(i)
         unknown = []
         flagged = 0
         for j in around:
@@ -160,19 +138,6 @@ def build_system(
     return system
 
 
-def _neighbour_sum(mask: np.ndarray) -> np.ndarray:
-    """For every cell, how many of its neighbours are set in ``mask``."""
-    h, w = mask.shape
-    padded = np.zeros((h + 2, w + 2), dtype=np.int16)
-    padded[1:-1, 1:-1] = mask
-    total = np.zeros((h, w), dtype=np.int16)
-    for dr in (0, 1, 2):
-        for dc in (0, 1, 2):
-            if dr != 1 or dc != 1:
-                total += padded[dr : dr + h, dc : dc + w]
-    return total
-
-
 def _clue_cells(position: Position, soft: bool) -> list[int]:
     """Revealed cells that need looking at, in row-major order.
 
@@ -185,11 +150,11 @@ def _clue_cells(position: Position, soft: bool) -> list[int]:
     if soft:
         return np.flatnonzero((grid <= 8) | (grid == BLANK)).tolist()
     numbers = grid <= 8
-    covered_around = _neighbour_sum(grid == COVERED)
+    covered_around = neighbour_sum(grid == COVERED)
     wanted = numbers & (covered_around > 0)
     closed = numbers & (covered_around == 0)
     if closed.any():
-        known_around = _neighbour_sum((grid == FLAG) | (grid == MINE))
+        known_around = neighbour_sum((grid == FLAG) | (grid == MINE))
         wrong = np.flatnonzero(closed & (grid != known_around))
         if wrong.size:
             wanted.flat[wrong[0]] = True

@@ -1,9 +1,10 @@
 """Measuring strategies: many games in parallel, a SQLite store, statistics."""
 
-from .runner import Job, layout_of, load_layouts, pending_jobs, play_chunk, run_jobs
+from .runner import Job, layout_of, load_layouts, pending_jobs, play_chunk, run_jobs, validate
+from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
-from .store import GameRow, RunSpec, Store, StoreError
-from .summary import compare, comparison_json, summarize
+from .store import GameRow, Store, StoreError
+from .summary import compare, comparison_json, run_results, summarize
 
 __all__ = [
     "GameRow",
@@ -20,6 +21,8 @@ __all__ = [
     "pending_jobs",
     "play_chunk",
     "run_jobs",
+    "run_results",
     "summarize",
+    "validate",
     "wilson",
 ]

@@ -15,15 +15,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..formats import read_layouts
-from ..game import Game, Layout
-from ..play import GameRecord, parse_start, play_game, start_cell
+from ..errors import InputError, quote
+from ..formats import read_boards
+from ..game import Game
+from ..minefield import Layout
+from ..play import GameRecord, format_start, play_game, start_cell
 from ..rng import derive_seed
 from ..strategies import Strategy, find_strategy
 from .pool import chunks, run_chunks
-from .store import GameRow, RunSpec, Store
+from .spec import RunSpec
+from .store import GameRow, Store
 
-__all__ = ["Job", "layout_of", "load_layouts", "pending_jobs", "play_chunk", "run_jobs"]
+__all__ = [
+    "Job",
+    "layout_of",
+    "load_layouts",
+    "pending_jobs",
+    "play_chunk",
+    "run_jobs",
+    "validate",
+]
 
 CHUNK = 4  # games per task: small enough for a smooth progress bar
 
@@ -38,9 +49,29 @@ class Job:
 
 
 def load_layouts(path: str) -> list[Layout]:
-    """Every layout of a layout file."""
-    with open(path, encoding="utf-8") as handle:
-        return list(read_layouts(handle))
+    """Every board of a board file (layout JSON lines or MBF)."""
+    return read_boards(path)
+
+
+def validate(spec: RunSpec) -> None:
+    """Refuse a run that cannot be played, before anything is stored: unknown
+    strategies, a start off a board, a board file that does not fit the run."""
+    for name in spec.strategies:
+        find_strategy(name)
+    for rules in spec.points:
+        start_cell(rules, spec.start or "corner")
+    if spec.layouts is not None:
+        boards = load_layouts(spec.layouts)
+        if len(boards) < spec.total_games:
+            raise InputError(
+                f"{spec.layouts} holds {len(boards)} boards but the run needs {spec.total_games}"
+            )
+        for index, board in enumerate(boards[: spec.total_games]):
+            rules = spec.rules_for(index)
+            if (board.width, board.height, len(board.mines)) != (
+                rules.width, rules.height, rules.mines
+            ):
+                raise InputError(f"board {index + 1} of {spec.layouts} is not {rules}")
 
 
 def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = None) -> Layout:
@@ -49,7 +80,7 @@ def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = Non
         return layouts[game_index]
     rules = spec.rules_for(game_index)
     game = Game(rules, seed=derive_seed(spec.seed, game_index))
-    game.reveal(*start_cell(rules, parse_start(spec.start)))
+    game.reveal(*start_cell(rules, spec.start or "corner"))
     assert game.layout is not None
     return game.layout
 
@@ -58,7 +89,7 @@ def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
     """The jobs of a run not yet in the store, game by game (strategies interleaved)."""
     layouts = load_layouts(spec.layouts) if spec.layouts else None
     if layouts is not None and len(layouts) < spec.total_games:
-        raise ValueError(
+        raise InputError(
             f"the layout file {spec.layouts} holds {len(layouts)} boards, "
             f"the run needs {spec.total_games}"
         )
@@ -82,9 +113,8 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
     if strategy is None:
         strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
     seed = derive_seed(spec.seed, job.game_index)
-    record = play_game(
-        rules, strategy, seed=seed, start=parse_start(spec.start), layout=job.layout
-    )
+    start = spec.start or "corner"
+    record = play_game(rules, strategy, seed=seed, start=start, layout=job.layout)
     row = GameRow(
         run_id=run_id,
         strategy=job.strategy,
@@ -92,7 +122,7 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         seed=seed,
         rules=str(rules),
         first_click=rules.first_click,
-        start=spec.start,
+        start=format_start(start),
         won=record.won,
         clicks=record.clicks,
         guesses=record.guesses,
@@ -101,14 +131,13 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         opened=record.opened,
         safe_cells=record.safe_cells,
         version=__version__,
-        extra=json.dumps({"noise": rules.noise}) if rules.noise else None,
+        extra=json.dumps({"noise": rules.noise_text}) if rules.noise else None,
     )
     return row, record
 
 
-def play_chunk(spec_json: str, run_id: str, jobs: Sequence[Job]) -> list[GameRow]:
+def play_chunk(spec: RunSpec, run_id: str, jobs: Sequence[Job]) -> list[GameRow]:
     """Play a chunk of jobs (a task for a worker process or a Dask worker)."""
-    spec = RunSpec.from_json(spec_json)
     return [play_job(spec, run_id, job)[0] for job in jobs]
 
 
@@ -131,8 +160,6 @@ def run_jobs(
     ``workers``: local processes (default: all cores; 1 plays in this process).
     ``scheduler``: a Dask scheduler address (``tcp://host:port``) instead.
     """
-    spec_json = spec.to_json()
-
     def finish(rows: list[GameRow]) -> None:
         store.add_games(rows)
         if on_game is not None:
@@ -140,14 +167,13 @@ def run_jobs(
                 on_game(row)
 
     if scheduler is not None:
-        _run_dask(spec_json, run_id, jobs, scheduler, finish, chunk)
+        _run_dask(spec, run_id, jobs, scheduler, finish, chunk)
         return
-    run_chunks(play_chunk, (spec_json, run_id), jobs, workers=workers, chunk=chunk,
-               finish=finish)
+    run_chunks(play_chunk, (spec, run_id), jobs, workers=workers, chunk=chunk, finish=finish)
 
 
 def _run_dask(
-    spec_json: str,
+    spec: RunSpec,
     run_id: str,
     jobs: list[Job],
     scheduler: str,
@@ -162,6 +188,10 @@ def _run_dask(
         client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    except ValueError as exc:  # dask's word for an address it cannot read: the user's input
+        raise InputError(
+            f"cannot use the Dask scheduler address {quote(scheduler)}: {exc}"
+        ) from None
     try:
         total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
         limit = max(2, 3 * total)
@@ -169,7 +199,7 @@ def _run_dask(
         futures: Any = as_completed()  # type: ignore[no-untyped-call]
         in_flight = 0
         for part in parts:
-            futures.add(client.submit(play_chunk, spec_json, run_id, part, pure=False))
+            futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
             in_flight += 1
             if in_flight >= limit:
                 break
@@ -178,7 +208,7 @@ def _run_dask(
             in_flight -= 1
             part = next(parts, [])
             if part:
-                futures.add(client.submit(play_chunk, spec_json, run_id, part, pure=False))
+                futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
                 in_flight += 1
     finally:
         client.close()  # type: ignore[no-untyped-call]

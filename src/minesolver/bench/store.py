@@ -16,15 +16,15 @@ games of the last batch, which ``--resume`` plays again.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..rules import Rules
+from ..errors import InputError
+from .spec import RunSpec
 
 __all__ = ["FlagsRow", "GameRow", "RunSpec", "Store", "StoreError"]
 
@@ -78,55 +78,8 @@ CREATE TABLE IF NOT EXISTS flags_games (
 """
 
 
-class StoreError(ValueError):
+class StoreError(InputError):
     """A store that cannot be opened or a run that does not exist."""
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """Everything needed to (re)play a run exactly."""
-
-    rules: str  # WxHxM
-    first_click: str
-    start: str  # "corner", "center" or "r,c"
-    strategies: tuple[str, ...]
-    games: int
-    seed: int
-    layouts: str | None = None  # path of a layout file, if boards are fixed
-    noise: str | None = None
-    # a sweep: several (rules, first_click, noise) points, ``games`` games each
-    points: tuple[tuple[str, ...], ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def total_games(self) -> int:
-        """Games per strategy over the whole run."""
-        return self.games * max(1, len(self.points))
-
-    def point(self, game_index: int) -> tuple[str, str, str | None]:
-        """``(rules, first_click, noise)`` of a game of this run."""
-        if not self.points:
-            return (self.rules, self.first_click, self.noise)
-        rules, first_click, *rest = self.points[game_index // self.games]
-        return (rules, first_click, rest[0] if rest and rest[0] else None)
-
-    def rules_for(self, game_index: int) -> Rules:
-        """The rules game ``game_index`` of this run is played under."""
-        rules, first_click, noise = self.point(game_index)
-        return Rules.from_string(rules, first_click=first_click, noise=noise)  # type: ignore[arg-type]
-
-    def to_json(self) -> str:
-        data = asdict(self)
-        data["strategies"] = list(self.strategies)
-        data["points"] = [list(p) for p in self.points]
-        return json.dumps(data, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> RunSpec:
-        data = json.loads(text)
-        data["strategies"] = tuple(data["strategies"])
-        data["points"] = tuple(tuple(p) for p in data.get("points", ()))
-        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -178,16 +131,50 @@ class FlagsRow:
     extra: str | None = None
 
 
-class Store:
-    """A SQLite file of runs and games.  Not shared between threads."""
+_TABLES = {"runs", "games", "flags_games"}
 
-    def __init__(self, path: str | Path) -> None:
+
+class Store:
+    """A SQLite file of runs and games.  Not shared between threads.
+
+    ``create``: make the file (and its tables) if missing; otherwise it must be
+    a results store already.  ``readonly``: only read (a store on a read-only
+    disk, or someone else's); nothing is ever written, not even the tables.
+    Tables are never added to a SQLite file that holds other tables: that is
+    not a results store.
+    """
+
+    def __init__(self, path: str | Path, *, create: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a results store")
+        exists = self.path.exists()
+        if not exists and (readonly or not create):
+            raise StoreError(f"no results store at {self.path}")
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
+            if readonly:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                if not self.path.with_name(f"{self.path.name}-wal").exists():
+                    # no writer has it open: read the file as it is, and make no -wal and
+                    # -shm files beside it (a read-only WAL connection would)
+                    uri += "&immutable=1"
+                self.db = sqlite3.connect(uri, uri=True, timeout=30)
+            else:
+                self.db = sqlite3.connect(str(self.path), timeout=30)
+            tables = {
+                row[0]
+                for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if (tables and not {"runs", "games"} <= tables) or (
+                not tables and (readonly or not create)
+            ):
+                self.db.close()
+                raise StoreError(f"{self.path} is a SQLite file but not a minesolver results store")
+            if not readonly and not tables >= _TABLES:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.executescript(SCHEMA)
+            if not readonly:
+                self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use {self.path} as a results store: {exc}") from None
 
@@ -202,8 +189,11 @@ class Store:
 
     # ------------------------------------------------------------------ runs
     def new_run(self, kind: str, spec: RunSpec, version: str) -> str:
-        """Record a new run and return its id (``r1``, ``r2``, ...)."""
+        """Record a new run and return its id (``r1``, ``r2``, ...); two processes
+        starting runs at once get different ids (the id is taken in one write
+        transaction)."""
         with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
             row = self.db.execute(
                 "SELECT COALESCE(MAX(CAST(SUBSTR(run_id, 2) AS INTEGER)), 0) FROM runs "
                 "WHERE run_id GLOB 'r[0-9]*'"

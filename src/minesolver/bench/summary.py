@@ -14,10 +14,12 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from ..play import format_start
+from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
-from .store import GameRow
+from .store import GameRow, Store
 
-__all__ = ["compare", "summarize"]
+__all__ = ["compare", "comparison_json", "run_results", "summarize"]
 
 
 def summarize(rows: Sequence[GameRow]) -> dict[str, Any]:
@@ -72,3 +74,31 @@ def comparison_json(name_a: str, name_b: str, result: Mcnemar) -> dict[str, Any]
         "statistic": result.statistic,
         "p_value": result.p_value,
     }
+
+
+def run_results(store: Store, run_id: str, spec: RunSpec) -> dict[str, Any]:
+    """A run's figures from the store: a summary per strategy and every pairwise
+    comparison on the games both played."""
+    rows = {name: list(store.games(run_id, name)) for name in spec.strategies}
+    rules = spec.rules
+    summaries = []
+    for name in spec.strategies:
+        s = summarize(rows[name])
+        s.update(
+            {
+                "run_id": run_id,
+                "strategy": name,
+                "rules": str(rules),
+                "first_click": rules.first_click,
+                "noise": rules.noise_text,
+                "start": None if spec.start is None else format_start(spec.start),
+                "seed": spec.seed,
+            }
+        )
+        summaries.append(s)
+    comparisons = []
+    names = list(spec.strategies)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            comparisons.append(comparison_json(a, b, compare(rows[a], rows[b])))
+    return {"run_id": run_id, "results": summaries, "comparisons": comparisons}

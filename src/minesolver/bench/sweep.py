@@ -1,22 +1,26 @@
 """Win rate against mine density (first-click rule, noise): points, tables, CSV, plot.
 
-A sweep is one stored run whose games are spread over several
-``(rules, first_click, noise)`` points, ``games`` games each, so it resumes like a bench.
+A sweep is one stored run whose games are spread over several points (rules:
+board, mine count, first-click rule, noise model), ``games`` games each, so it
+resumes like a bench.
 
->>> points = density_points(30, 16, [0.1, 0.2], ["safe"])
->>> points
-(('30x16x48', 'safe', ''), ('30x16x96', 'safe', ''))
+>>> density_points(30, 16, [0.1, 0.2], ["safe"])
+(Rules(30, 16, 48, first_click='safe'), Rules(30, 16, 96, first_click='safe'))
 """
 
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from ..rules import Rules, RulesError
-from .store import GameRow, RunSpec
+from ..errors import quote
+from ..noise import NoiseModel
+from ..rules import FirstClick, Rules, RulesError
+from .spec import RunSpec
+from .store import GameRow
 from .summary import summarize
 
 __all__ = ["density_points", "parse_densities", "plot_sweep", "sweep_table", "write_csv"]
@@ -28,33 +32,43 @@ COLUMNS = [
 ]
 
 
+MAX_POINTS = 200  # densities a sweep may ask for
+
+
 def parse_densities(text: str) -> list[float]:
     """``0.1,0.15,0.2`` or a range ``0.10:0.30:0.02`` (start:stop:step, stop included).
+
+    Densities lie strictly between 0 and 1; at most :data:`MAX_POINTS` of them.
 
     >>> parse_densities("0.1:0.2:0.05")
     [0.1, 0.15, 0.2]
     """
     text = text.strip()
     try:
-        if ":" in text:
-            start, stop, step = (float(x) for x in text.split(":"))
-            if step <= 0:
-                raise RulesError(f"density step must be positive, got {step}")
-            values = []
-            k = 0
-            while start + k * step <= stop + 1e-9:
-                values.append(round(start + k * step, 6))
-                k += 1
-        else:
-            values = [float(x) for x in text.split(",") if x.strip()]
-    except RulesError:
-        raise  # a RulesError is a ValueError: keep its own message
+        pieces = text.split(":") if ":" in text else text.split(",")
+        parts = [float(x) for x in pieces if x.strip()]
     except ValueError:
         raise RulesError(
-            f"cannot read densities {text!r}: expected 0.1,0.2 or start:stop:step"
+            f"cannot read densities {quote(text)}: expected 0.1,0.2 or start:stop:step"
         ) from None
-    if not values or any(not 0 < v < 1 for v in values):
-        raise RulesError(f"densities must lie strictly between 0 and 1, got {text!r}")
+    if ":" in text:
+        if len(parts) != 3:
+            raise RulesError(f"cannot read densities {quote(text)}: expected start:stop:step")
+        start, stop, step = parts
+        if not all(math.isfinite(x) for x in parts) or not 0 < start < 1 or not 0 < stop < 1:
+            raise RulesError(f"densities must lie strictly between 0 and 1, got {quote(text)}")
+        if step <= 0:
+            raise RulesError(f"density step must be positive, got {step:g}")
+        count = math.floor((stop - start) / step + 1e-9) + 1
+        if count > MAX_POINTS:
+            raise RulesError(f"{quote(text)} makes {count} densities: at most {MAX_POINTS}")
+        values = [round(start + k * step, 6) for k in range(max(0, count))]
+    else:
+        values = parts
+    if not values or any(not 0 < v < 1 for v in values):  # also refuses nan
+        raise RulesError(f"densities must lie strictly between 0 and 1, got {quote(text)}")
+    if len(values) > MAX_POINTS:
+        raise RulesError(f"{len(values)} densities: at most {MAX_POINTS}")
     return values
 
 
@@ -62,20 +76,16 @@ def density_points(
     width: int,
     height: int,
     densities: Sequence[float],
-    first_clicks: Sequence[str],
-    noises: Sequence[str | None] = (None,),
-) -> tuple[tuple[str, str, str], ...]:
-    """One ``(WxHxM, first_click, noise)`` point per noise model, first-click rule
-    and density (noise ``""`` is the classic game)."""
+    first_clicks: Sequence[FirstClick],
+    noises: Sequence[NoiseModel | None] = (None,),
+) -> tuple[Rules, ...]:
+    """One point per noise model, first-click rule and density (``None``: exact clues)."""
     points = []
     for noise in noises:
         for first_click in first_clicks:
             for density in densities:
                 mines = max(1, round(density * width * height))
-                rules = Rules(
-                    width, height, mines, first_click=first_click, noise=noise  # type: ignore[arg-type]
-                )
-                points.append((str(rules), first_click, rules.noise or ""))
+                points.append(Rules(width, height, mines, first_click=first_click, noise=noise))
     return tuple(dict.fromkeys(points))
 
 
@@ -93,7 +103,7 @@ def sweep_table(spec: RunSpec, rows: Iterable[GameRow]) -> list[dict[str, Any]]:
             table.append(
                 {
                     "strategy": name,
-                    "noise": rules.noise or "none",
+                    "noise": rules.noise_text or "none",
                     "first_click": rules.first_click,
                     "width": rules.width,
                     "height": rules.height,
@@ -113,16 +123,15 @@ def sweep_table(spec: RunSpec, rows: Iterable[GameRow]) -> list[dict[str, Any]]:
     return table
 
 
-def write_csv(table: list[dict[str, Any]], path: str | Path) -> None:
-    """Write the sweep table as CSV."""
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-        writer.writeheader()
-        for row in table:
-            writer.writerow(row)
+def write_csv(table: list[dict[str, Any]], handle: IO[str]) -> None:
+    """Write the sweep table as CSV to an open text file."""
+    writer = csv.DictWriter(handle, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in table:
+        writer.writerow(row)
 
 
-def plot_sweep(table: list[dict[str, Any]], path: str | Path, title: str = "") -> None:
+def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title: str = "") -> None:
     """Two panels: win rate with 95% intervals; open rate and share needing a guess."""
     import matplotlib
 
@@ -161,5 +170,5 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path, title: str = "") -
     right.grid(alpha=0.3)
     right.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(str(path), dpi=110)
+    fig.savefig(path if not isinstance(path, Path) else str(path), dpi=110, format="png")
     plt.close(fig)

@@ -5,33 +5,35 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import IO, Any
+from typing import IO
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
+from ..bench import RunSpec, Store
+from ..bench.flags import flags_spec, flags_summary, pending_flags, run_flags
 from ..bench.stats import wilson
-from ..bench.store import FlagsRow, RunSpec, Store
-from ..display import board_text
-from ..rng import derive_seed
+from ..bench.store import FlagsRow
+from ..errors import OffBoardError
+from ..rng import derive_seed, new_seed
 from ..rules import Rules
-from ..variants.flags import FlagsError, FlagsGame, FlagsMove, FlagsTurn
-from ..variants.flags_match import (
-    flags_spec,
-    flags_summary,
-    pending_flags,
-    run_flags,
+from ..show.terminal import board_text
+from ..variants.flags import (
+    PLAYER_SALT,
+    FlagsError,
+    FlagsGame,
+    FlagsMove,
+    FlagsPlayer,
+    FlagsTurn,
+    find_flags_player,
 )
-from ..variants.flags_players import FlagsPlayer, find_flags_player
-from . import cli, console, fail, one_line
-from .bench import DEFAULT_DB
-from .play import new_seed
+from .base import cli, console, fail, one_line, open_store
+from .options import db_option, json_option, quiet_option, seed_option, workers_option
+from .printing import print_flags_summary
+from .progress import progress_bar
 
-__all__ = ["flags_cmd", "print_flags_run"]
+__all__ = ["flags_cmd", "human_game"]
 
 JSON_KEYS = ("games", "p1_wins", "p2_wins", "p1_win_rate", "ci95")
 
@@ -44,20 +46,18 @@ def _rules(text: str) -> Rules:
 @click.option("--p1", default="hard", show_default=True,
               help="Player 1: an AI (mc, exact, hard; options like hard:bomb=off) or human.")
 @click.option("--p2", default="mc", show_default=True, help="Player 2: an AI.")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="Games of an AI match (players take turns to move first).")
-@click.option("--seed", type=int, default=None,
-              help="Match seed (default 1), or board seed of a human game (default: random).")
+@seed_option("Match seed (default 1), or board seed of a human game (default: random).",
+             default=None)
 @click.option("--rules", default="16x16x51", show_default=True, help="Board WxHxM.")
 @click.option("--first", type=click.Choice(["p1", "p2"]), default="p1", show_default=True,
               help="Who moves first in a human game.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Local worker processes (default: all cores).")
-@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite results store.")
+@workers_option()
+@db_option()
 @click.option("--resume", default=None, help="Continue a stored match by its run id.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print games, p1_wins, p2_wins, p1_win_rate and ci95 as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option("Print games, p1_wins, p2_wins, p1_win_rate and ci95 as JSON.")
+@quiet_option()
 def flags_cmd(
     p1: str,
     p2: str,
@@ -88,8 +88,8 @@ def flags_cmd(
         human_game(board, opponent, seed=new_seed() if seed is None else seed,
                    first=0 if first == "p1" else 1)
         return
-    store = Store(db)
     if resume is not None:
+        store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "flags":
             fail(f"run {resume} is a {kind} run, not a flags run")
@@ -97,6 +97,7 @@ def flags_cmd(
     else:
         spec = flags_spec(p1, p2, games=games, seed=1 if seed is None else seed,
                           rules=_rules(rules))
+        store = open_store(db)
         run_id = store.new_run("flags", spec, __version__)
     started = time.perf_counter()
     _execute(store, run_id, spec, workers=workers, quiet=quiet or as_json)
@@ -114,9 +115,6 @@ def _execute(store: Store, run_id: str, spec: RunSpec, *, workers: int | None,
              quiet: bool) -> None:
     done = list(store.flags_games(run_id))
     todo = pending_flags(spec, {row.game_index for row in done})
-    if quiet or not todo:
-        run_flags(spec, run_id, store, todo, workers=workers)
-        return
     wins = [sum(1 for r in done if r.winner == 0), len(done)]
 
     def live() -> str:
@@ -124,71 +122,22 @@ def _execute(store: Store, run_id: str, spec: RunSpec, *, workers: int | None,
         rate = wins[0] / wins[1] if wins[1] else 0.0
         return f"{spec.strategies[0]} wins {rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
-    progress = Progress(
-        TextColumn("[bold]{task.fields[run]}"), BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), TextColumn("{task.fields[live]}"),
-        console=console(stderr=True), transient=True,
-    )
-    with progress:
-        task = progress.add_task("flags", total=spec.games, completed=len(done), run=run_id,
-                                 live=live())
+    with progress_bar(run_id, spec.games, len(done), live(), quiet=quiet) as advance:
 
         def on_game(row: FlagsRow) -> None:
             wins[0] += row.winner == 0
             wins[1] += 1
-            progress.update(task, advance=1, live=live())
+            if advance is not None:
+                advance(live())
 
         run_flags(spec, run_id, store, todo, workers=workers, on_game=on_game)
-
-
-def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, Any]) -> None:
-    """A match as a small table: each side's wins, win rate, score and time."""
-    p1, p2 = spec.strategies
-    table = Table(title=f"run {run_id}: Minesweeper Flags {spec.rules}, seed {spec.seed}",
-                  title_justify="left")
-    for column in ("player", "wins", "win rate", "95% CI", "mean mines", "bombed",
-                   "ms/game"):
-        table.add_column(column, justify="left" if column == "player" else "right")
-    lo, hi = s["ci95"]
-    games = s["games"] or 1
-    table.add_row(f"p1 {p1}", str(s["p1_wins"]), f"{s['p1_win_rate']:.1%}",
-                  f"[{lo:.1%}, {hi:.1%}]", f"{s['p1_mean_score']:.1f}",
-                  f"{s['p1_bomb_rate']:.0%}", f"{s['p1_ms_per_game']:.0f}")
-    lo2, hi2 = wilson(s["p2_wins"], s["games"])
-    table.add_row(f"p2 {p2}", str(s["p2_wins"]), f"{s['p2_wins'] / games:.1%}",
-                  f"[{lo2:.1%}, {hi2:.1%}]", f"{s['p2_mean_score']:.1f}",
-                  f"{s['p2_bomb_rate']:.0%}", f"{s['p2_ms_per_game']:.0f}")
-    out.print(table)
-    out.print(
-        f"{s['games']} of {spec.games} games, {s['draws']} draws; p1 wins "
-        f"{s['p1_win_rate_moving_first']:.1%} moving first, "
-        f"{s['p1_win_rate_moving_second']:.1%} moving second; "
-        f"{s['moves_per_game']:.1f} moves per game"
-    )
-
-
-def print_flags_run(store: Store, run_id: str, created: str, spec: RunSpec,
-                    as_json: bool) -> None:
-    """``minesolver report`` for a run of kind ``flags``."""
-    summary = flags_summary(list(store.flags_games(run_id)))
-    if as_json:
-        summary.update({"run_id": run_id, "kind": "flags", "created": created,
-                        "p1": spec.strategies[0], "p2": spec.strategies[1],
-                        "rules": spec.rules, "seed": spec.seed, "planned_games": spec.games})
-        click.echo(json.dumps(summary))
-        return
-    out = console()
-    out.print(f"[bold]{run_id}[/] flags {created}: {spec.strategies[0]} (p1) against "
-              f"{spec.strategies[1]} (p2), {spec.rules}, seed {spec.seed}, "
-              f"{spec.games} games planned")
-    print_flags_summary(out, run_id, spec, summary)
 
 
 # ---------------------------------------------------------------------- a human game
 def _board(game: FlagsGame, highlight: set[tuple[int, int]], *, reveal: bool = False) -> Text:
     """The board with row and column numbers around ``board_text``."""
     position = game.position()
-    mines = set(game.layout.mines) if reveal else set()
+    mines: set[int] = set(game.layout.mines) if reveal else set()
     body = board_text(position, highlight=highlight, mines=mines)
     head = Text("   " + "".join(f"{c:>3}" for c in range(position.width)) + "\n", style="dim")
     out = Text()
@@ -222,7 +171,7 @@ def human_game(rules: Rules, opponent: FlagsPlayer, *, seed: int, first: int,
     source = stdin or sys.stdin
     out = console()
     game = FlagsGame(rules, seed=seed, first=first)
-    opponent.new_game(derive_seed(seed, 0xF1A6, 1))
+    opponent.new_game(derive_seed(seed, PLAYER_SALT, 1))
     names = ("you", f"P2 ({opponent.label})")
     out.print(f"Minesweeper Flags {rules}, seed {seed}: claim {rules.mines // 2 + 1} of "
               f"{rules.mines} mines to win. Moves: ROW,COL or bomb ROW,COL (once, while "
@@ -253,7 +202,7 @@ def human_game(rules: Rules, opponent: FlagsPlayer, *, seed: int, first: int,
             return
         try:
             turn = game.play(FlagsMove.from_text(text))
-        except FlagsError as exc:
+        except (FlagsError, OffBoardError) as exc:  # off the board: an input error, as everywhere
             out.print(f"invalid move: {one_line(str(exc))}")
             redraw = False
             continue

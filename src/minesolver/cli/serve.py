@@ -6,7 +6,7 @@ import socket
 
 import click
 
-from . import cli
+from .base import cli, fail
 
 
 @cli.command("serve")
@@ -18,9 +18,12 @@ from . import cli
               help="Largest board width or height the app accepts.")
 def serve_cmd(host: str, port: int, max_side: int) -> None:
     """Serve the web app until interrupted; prints the address it listens on."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from ..web import create_app
+        from ..web import create_app
+    except ModuleNotFoundError as exc:
+        fail(f"the web app needs {exc.name}: pip install 'minesolver[web]'")
 
     app = create_app(max_side=max_side)
     # bind and listen first: the printed address is real (also for --port 0) and usable

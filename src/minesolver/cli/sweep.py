@@ -1,24 +1,40 @@
-"""``minesolver sweep``: win rate against mine density and first-click rule."""
+"""``minesolver sweep``: win rate against mine density, first-click rule and noise."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
 import click
 
 from .. import __version__
-from ..bench import RunSpec, Store
+from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
-from ..rules import RulesError
-from . import cli, console, fail
-from .bench import DEFAULT_DB, _validate, execute
+from ..errors import quote
+from ..files import atomic_write, write_bytes
+from ..noise import parse_noise
+from ..play import Start
+from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
+from .base import cli, console, fail, open_store
+from .bench import execute
+from .options import (
+    db_option,
+    json_option,
+    quiet_option,
+    scheduler_option,
+    seed_option,
+    start_option,
+    workers_option,
+)
+
+__all__ = ["sweep_cmd"]
 
 
 def _size(text: str) -> tuple[int, int]:
-    match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*(\d{1,9})\s*[x×]\s*(\d{1,9})\s*", text)
     if match is None:
-        raise RulesError(f"cannot read board size {text!r}: expected WxH like 30x16")
+        raise RulesError(f"cannot read board size {quote(text)}: expected WxH like 30x16")
     return int(match.group(1)), int(match.group(2))
 
 
@@ -27,29 +43,31 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--densities", default="0.10:0.30:0.02", show_default=True,
               help="Mine densities: 0.1,0.2 or start:stop:step.")
 @click.option("--first-click", "first_clicks", multiple=True,
-              type=click.Choice(["safe", "opening", "none"]),
+              type=click.Choice(list(FIRST_CLICK_RULES)),
               help="First-click rule (repeat to compare). Default: safe.")
 @click.option("--noise", "noises", multiple=True,
               help="Noise model to sweep (repeat; 'none' is the classic game). Default: none.")
-@click.option("--start", default="corner", show_default=True)
+@start_option()
 @click.option("--strategy", "strategies", multiple=True, help="Default: best.")
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True,
               help="Games per point.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=None)
-@click.option("--scheduler", default=None, help="Dask scheduler address, tcp://HOST:PORT.")
-@click.option("--db", default=DEFAULT_DB, show_default=True)
+@seed_option()
+@workers_option()
+@scheduler_option()
+@db_option()
 @click.option("--resume", default=None, help="Continue a stored sweep by its run id.")
-@click.option("--csv", "csv_path", default="sweep.csv", show_default=True)
-@click.option("--plot", "plot_path", default="sweep.png", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-@click.option("--quiet", is_flag=True)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default="sweep.csv",
+              show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default="sweep.png",
+              show_default=True)
+@json_option("Print the table as JSON.")
+@quiet_option()
 def sweep_cmd(
     size: str,
     densities: str,
-    first_clicks: tuple[str, ...],
+    first_clicks: tuple[FirstClick, ...],
     noises: tuple[str, ...],
-    start: str,
+    start: Start,
     strategies: tuple[str, ...],
     games: int,
     seed: int,
@@ -66,32 +84,31 @@ def sweep_cmd(
 
     Writes a CSV and a PNG plot with 95% intervals; every game is stored in --db.
     """
-    store = Store(db)
     if resume is not None:
+        store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "sweep":
             fail(f"run {resume} is a {kind} run, not a sweep")
         run_id = resume
     else:
         width, height = _size(size)
-        points = density_points(width, height, parse_densities(densities),
-                                first_clicks or ("safe",), noises or (None,))
-        spec = RunSpec(
-            rules=points[0][0],
-            first_click=points[0][1],
-            start=start,
-            strategies=tuple(dict.fromkeys(strategies or ("best",))),
-            games=games,
-            seed=seed,
-            points=points,
+        points = density_points(
+            width, height, parse_densities(densities), first_clicks or ("safe",),
+            [parse_noise(n) for n in noises] or [None],
         )
-        _validate(spec)
+        spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
+                       games=games, seed=seed, start=start)
+        validate(spec)
+        store = open_store(db)
         run_id = store.new_run("sweep", spec, __version__)
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     table = sweep_table(spec, store.games(run_id))
-    write_csv(table, csv_path)
-    first = spec.points[0][0].rsplit("x", 1)[0]
-    plot_sweep(table, plot_path, title=f"{first} boards, {spec.games} games per point")
+    with atomic_write(csv_path) as handle:
+        write_csv(table, handle)
+    picture = io.BytesIO()
+    board = f"{spec.rules.width}x{spec.rules.height}"
+    plot_sweep(table, picture, title=f"{board} boards, {spec.games} games per point")
+    write_bytes(plot_path, picture.getvalue())
     if as_json:
         click.echo(json.dumps({"run_id": run_id, "csv": csv_path, "plot": plot_path,
                                "points": table}))

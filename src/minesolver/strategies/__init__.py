@@ -1,5 +1,13 @@
-"""Strategies: from the naive baselines to ``best``; a registry finds them by name."""
+"""Strategies: from the naive baselines to ``best``; a registry finds them by name.
 
+Importing this package registers the built-in strategies (each module registers
+its own, as an outside plug-in would with :func:`register`).
+
+>>> find_strategy("best:endgame=off").label
+'best:endgame=off'
+"""
+
+from . import baselines, best, sampling, tank
 from .base import STRATEGIES, Move, Reason, Strategy, StrategyError, find_strategy, register
 
 __all__ = [
@@ -8,17 +16,10 @@ __all__ = [
     "Reason",
     "Strategy",
     "StrategyError",
+    "baselines",
+    "best",
     "find_strategy",
     "register",
+    "sampling",
+    "tank",
 ]
-
-_loaded = False
-
-
-def _load_builtins() -> None:
-    """Import the built-in strategy modules so they register themselves."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from . import baselines, best, sampling, tank  # noqa: F401

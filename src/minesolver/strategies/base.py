@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from ..analysis import Analysis, analyze
-from ..noise import NoiseModel, SoftClue, parse_noise, soft_clue
-from ..options import parse_options
-from ..position import COVERED, MINE, Position
+from ..codes import COVERED, MINE
+from ..errors import OptionError
+from ..noise import NoiseModel, SoftClue, soft_clue
+from ..position import Position
+from ..registry import Registry
 from ..rng import SplitMix64
 from ..rules import Rules
 
@@ -35,8 +37,8 @@ __all__ = [
 Reason = Literal["first", "deduction", "guess", "forced", "endgame"]
 
 
-class StrategyError(ValueError):
-    """An unknown strategy name, or a strategy that cannot move."""
+class StrategyError(OptionError):
+    """An unknown strategy name, or an option it does not take."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ class Strategy(ABC):
         """
         self.rules = rules
         self.rng = SplitMix64(seed)
-        self.noise = parse_noise(rules.noise)
+        self.noise = rules.noise
         self.soft = soft_clue(self.noise)
         self.last_analysis = None
         self.known_mines = set()
@@ -132,15 +134,8 @@ class Strategy(ABC):
         return f"{type(self).__name__}()"
 
 
-STRATEGIES: dict[str, type[Strategy]] = {}
-
-
-def register(cls: type[Strategy]) -> type[Strategy]:
-    """Class decorator: make a strategy findable by its ``name``."""
-    if not cls.name:
-        raise StrategyError(f"{cls.__name__} has no name")
-    STRATEGIES[cls.name] = cls
-    return cls
+STRATEGIES = Registry[Strategy]("strategy", StrategyError)
+register = STRATEGIES.register
 
 
 def find_strategy(name: str) -> Strategy:
@@ -154,15 +149,4 @@ def find_strategy(name: str) -> Strategy:
     ...
     minesolver.strategies.base.StrategyError: unknown strategy 'nope': expected one of best, ...
     """
-    from . import _load_builtins
-
-    _load_builtins()
-    base, _, opts = name.partition(":")
-    cls = STRATEGIES.get(base.strip())
-    if cls is None:
-        names = ", ".join(sorted(STRATEGIES))
-        raise StrategyError(f"unknown strategy {base!r}: expected one of {names}")
-    kwargs = parse_options(cls, opts, error=StrategyError, what=f"strategy {cls.name}")
-    strategy = cls(**kwargs)
-    strategy.label = name if opts.strip() else cls.name
-    return strategy
+    return STRATEGIES.find(name)

@@ -19,8 +19,8 @@ import numpy as np
 
 from ..analysis import Analysis
 from ..analysis.deduce import Deductions, deduce
-from ..position import COVERED, FLAG, MINE, Position
-from ..rules import neighbour_table, neighbours
+from ..codes import COVERED, FLAG, MINE, is_number
+from ..position import Position
 from .base import Move, Strategy, register
 
 __all__ = ["MaxConstraint", "MeanConstraint", "RandomStrategy"]
@@ -96,12 +96,13 @@ def naive_risk(
     """Per-cell naive risk estimate (see the module docstring); shape ``(h, w)``."""
     w, h = position.width, position.height
     cells = position.cells
-    table = neighbour_table(w, h)
+    grid = position.grid
+    table = grid.table()
     shares: dict[int, list[float]] = {}
     for i, code in enumerate(cells):
-        if code > 8:
+        if not is_number(code):
             continue
-        around = table[i] if table is not None else neighbours(i, w, h)
+        around = table[i] if table is not None else grid.neighbours(i)
         unknown = [j for j in around if cells[j] == COVERED and j not in known_mines]
         if not unknown:
             continue

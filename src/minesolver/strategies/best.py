@@ -50,9 +50,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..analysis import Analysis, InconsistentPositionError
+from ..codes import BLANK, COVERED, FLAG, MINE, is_number
 from ..noise import SCALE
-from ..position import BLANK, COVERED, FLAG, MINE, Position
-from ..rules import neighbour_table, neighbours
+from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
 
@@ -108,7 +108,6 @@ class Best(Strategy):
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
-        w = position.width
         exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
         if exact_clues and self.endgame and analysis.solutions <= self.endgame_layouts:
             result = best_endgame_move(position, max_layouts=self.endgame_layouts)
@@ -124,7 +123,7 @@ class Best(Strategy):
         if exact_clues and self.forced:
             pair = forced_guess(position, analysis)
             if pair is not None:
-                cell = divmod(pair, w)
+                cell = position.coords(pair)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
@@ -132,7 +131,7 @@ class Best(Strategy):
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
-        cell = divmod(chosen.cell, w)
+        cell = position.coords(chosen.cell)
         return [Move(cell, reason="guess", probability=1.0 - chosen.safety)]
 
     def rng_pick(self, items: list[_Scored]) -> _Scored:
@@ -141,8 +140,9 @@ class Best(Strategy):
     # ---------------------------------------------------------------- candidates
     def _candidates(self, position: Position, analysis: Analysis) -> list[_Scored]:
         cells = position.cells
-        w, h = position.width, position.height
-        table = neighbour_table(w, h)
+        w = position.width
+        grid = position.grid
+        table = grid.table()
         prob = analysis.prob.ravel().tolist()
         covered = [i for i, code in enumerate(cells) if code == COVERED and prob[i] < 1.0]
         best = max(1.0 - prob[i] for i in covered)
@@ -163,7 +163,7 @@ class Best(Strategy):
             if not out or safety >= best * self.cutoff:
                 # corner-like cells first: the fewer covered neighbours, the likelier a zero
                 def covered_around(i: int) -> int:
-                    around = table[i] if table is not None else neighbours(i, w, h)
+                    around = table[i] if table is not None else grid.neighbours(i)
                     return sum(1 for j in around if cells[j] == COVERED)
 
                 counts = {i: covered_around(i) for i in off}
@@ -204,11 +204,9 @@ class Best(Strategy):
         self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None,
         depth: int = 1,
     ) -> None:
-        w, h = position.width, position.height
         cells = position.cells
         i = cand.cell
-        around = neighbour_table(w, h)
-        nbrs = around[i] if around is not None else neighbours(i, w, h)
+        nbrs = position.grid.neighbours(i)
         known = sum(1 for j in nbrs if cells[j] in (FLAG, MINE))
         unknown = [j for j in nbrs if cells[j] == COVERED]
         certain = sum(1 for j in unknown if analysis.exact(j)[0] == analysis.exact(j)[1])
@@ -305,10 +303,11 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
     if len(off) <= 30:
         return off
     w, h = position.width, position.height
+    grid = position.grid
     cells = position.cells
     picks = []
     for i in off:
-        around = neighbours(i, w, h)
+        around = grid.neighbours(i)
         covered = sum(1 for j in around if cells[j] == COVERED)
         if covered < 4:
             picks.append(i)
@@ -316,7 +315,7 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
         r, c = divmod(i, w)
         for dr, dc in ((2, 0), (-2, 0), (0, 2), (0, -2)):
             rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and cells[rr * w + cc] <= 8:
+            if 0 <= rr < h and 0 <= cc < w and is_number(cells[rr * w + cc]):
                 picks.append(i)
                 break
     return picks or off[:30]
@@ -330,12 +329,8 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
     uncertain cell other than ``a`` and ``b`` touches either of them or any clue
     next to them: nothing but opening one of them can ever tell them apart.
     """
-    w, h = position.width, position.height
     cells = position.cells
-    table = neighbour_table(w, h)
-
-    def around(i: int) -> tuple[int, ...] | list[int]:
-        return table[i] if table is not None else neighbours(i, w, h)
+    around = position.grid.neighbours
 
     def uncertain(j: int) -> bool:
         if cells[j] != COVERED:
@@ -344,7 +339,7 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
         return 0 < num < den
 
     for i, code in enumerate(cells):
-        if code > 8:
+        if not is_number(code):
             continue
         unsure = [j for j in around(i) if uncertain(j)]
         if len(unsure) != 2:
@@ -359,7 +354,7 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
                 if uncertain(y):
                     ok = False
                     break
-                if cells[y] <= 8 and any(uncertain(z) and z not in pair for z in around(y)):
+                if is_number(cells[y]) and any(uncertain(z) and z not in pair for z in around(y)):
                     ok = False
                     break
             if not ok:

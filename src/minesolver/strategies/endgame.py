@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 from ..analysis.enumerate import enumerate_layouts
 from ..position import Position
-from ..rules import neighbours
 
 __all__ = ["EndgameResult", "best_endgame_move", "win_probability"]
 
@@ -48,13 +47,13 @@ class _Budget(Exception):
 
 class _Search:
     def __init__(self, position: Position, cells: list[int], budget: int) -> None:
-        w, h = position.width, position.height
+        grid = position.grid
         index = {c: j for j, c in enumerate(cells)}
         self.cells = cells
         self.full = (1 << len(cells)) - 1
         # neighbour mask of each unknown cell over the unknown cells
         self.nbr = [
-            sum(1 << index[n] for n in neighbours(c, w, h) if n in index) for c in cells
+            sum(1 << index[n] for n in grid.neighbours(c) if n in index) for c in cells
         ]
         self.memo: dict[frozenset[int], float] = {}
         self.budget = budget
@@ -149,7 +148,7 @@ def best_endgame_move(
     if j < 0:
         return None
     return EndgameResult(
-        cell=divmod(cells[j], position.width),
+        cell=position.coords(cells[j]),
         win_chance=win,
         safety=safety,
         layouts=len(layouts),

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..analysis.sampling import rejection_layouts, sample_layouts
-from ..position import COVERED, Position
+from ..codes import COVERED
+from ..position import Position
 from .base import Move, Strategy, StrategyError, register
 from .baselines import cheap_first, lowest_guess, not_proven_mines
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis import Analysis
-from ..position import COVERED, Position
+from ..codes import COVERED
+from ..position import Position
 from .base import Move, Strategy, register
 
 __all__ = ["Tank", "safest_cells"]

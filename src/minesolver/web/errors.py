@@ -1,22 +1,26 @@
 """Errors at the web boundary: every failure a client can cause becomes JSON ``{"error": ...}``.
 
-Core errors are translated here, once, into a status:
+Core errors (:mod:`minesolver.errors`) are translated here, once, by one table,
+the most specific class first:
 
-============================  ======  ==============================================
-error                         status  when
-============================  ======  ==============================================
-``ApiError``                  any     raised by the views (404 unknown id, 409 ...)
-``InconsistentPositionError`` 422     no layout agrees with the clues (names the clue)
-``GameError``                 409     a move after the game ended
-``LimitError``                422     the work needs more memory or time than allowed
-``ValueError`` (the others)   400     ``RulesError``, ``PositionError``, ``StrategyError``,
-                                      ``FlagsError``
-``HTTPException``             its own unknown route (404), wrong method (405)
-anything else                 500     a bug: logged, and still JSON
-============================  ======  ==============================================
+=============================  ======  ==============================================
+error                          status  when
+=============================  ======  ==============================================
+``ApiError``                   any     raised by the views (404 unknown id, 409 ...)
+``InconsistentPositionError``  422     no layout agrees with the clues (names the clue)
+``InputError``                 400     rules, positions, names, options, files
+``GameOverError``              409     a move after the game ended
+``IllegalMoveError``           400     a move the game cannot take (an open cell ...)
+``LimitError``                 422     the work needs more memory or time than allowed
+``HTTPException``              its own unknown route (404), wrong method (405)
+anything else                  500     a bug: logged, and still JSON
+=============================  ======  ==============================================
 
 >>> ApiError(404, "no game 'x'").status
 404
+>>> from minesolver.errors import GameOverError
+>>> status_of(GameOverError("the game is over (won)"))
+409
 """
 
 from __future__ import annotations
@@ -28,11 +32,25 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..analysis import InconsistentPositionError
-from ..game import GameError
-from .sandbox import LimitError
+from ..errors import (
+    GameOverError,
+    IllegalMoveError,
+    InconsistentPositionError,
+    InputError,
+    LimitError,
+    MinesolverError,
+)
 
-__all__ = ["EXCEPTION_HANDLERS", "ApiError", "error_response"]
+__all__ = ["EXCEPTION_HANDLERS", "STATUS", "ApiError", "error_response", "status_of"]
+
+# the table: the first class an error is an instance of gives its status
+STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (InconsistentPositionError, 422),
+    (InputError, 400),
+    (GameOverError, 409),
+    (IllegalMoveError, 400),
+    (LimitError, 422),
+)
 
 log = logging.getLogger("minesolver.web")
 
@@ -68,17 +86,21 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(exc.status_code, message)
 
 
-async def _value_error(request: Request, exc: Exception) -> Response:
+def status_of(exc: Exception) -> int:
+    """The status of a core error (500 for anything the table does not know)."""
+    return next((status for cls, status in STATUS if isinstance(exc, cls)), 500)
+
+
+async def _core_error(request: Request, exc: Exception) -> Response:
+    status = status_of(exc)
+    if status == 500:
+        return await _bug(request, exc)
     if isinstance(exc, InconsistentPositionError):
         clue = list(exc.clue) if exc.clue is not None else None
-        return error_response(422, f"inconsistent position: {exc}", clue=clue)
-    if isinstance(exc, GameError):
-        return error_response(409, str(exc))
-    return error_response(400, str(exc))
-
-
-async def _limit(request: Request, exc: Exception) -> Response:
-    return error_response(422, f"this request is too hard for this server: {exc}")
+        return error_response(status, f"inconsistent position: {exc}", clue=clue)
+    if isinstance(exc, LimitError):
+        return error_response(status, f"this request is too hard for this server: {exc}")
+    return error_response(status, str(exc))
 
 
 async def _bug(request: Request, exc: Exception) -> Response:
@@ -89,7 +111,6 @@ async def _bug(request: Request, exc: Exception) -> Response:
 EXCEPTION_HANDLERS: dict[Any, Any] = {
     ApiError: _api_error,
     HTTPException: _http_error,
-    ValueError: _value_error,
-    LimitError: _limit,
+    MinesolverError: _core_error,
     Exception: _bug,
 }

@@ -36,17 +36,13 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
-from ..analysis import InconsistentPositionError
+from ..errors import LimitError, MinesolverError
 
 __all__ = ["LimitError", "Limits", "Sandbox", "stream"]
 
 T = TypeVar("T")
 _PRELOAD = ["minesolver.web.tasks", "minesolver.web.watching"]
 _context: BaseContext | None = None
-
-
-class LimitError(Exception):
-    """The work needed more memory or time than the server allows."""
 
 
 @dataclass(frozen=True)
@@ -119,8 +115,8 @@ class Sandbox:
     def call(self, func: Callable[..., T], *args: Any, seconds: float | None = None) -> T:
         """``func(*args)`` in a worker; :class:`LimitError` past the limits.
 
-        A ``ValueError`` in the worker comes back as one (with its message);
-        :class:`InconsistentPositionError` keeps its clue too.
+        An error of :mod:`minesolver.errors` in the worker comes back as itself,
+        with its fields (an inconsistent position keeps its clue).
         """
         with self._lock:
             worker = self._idle.pop() if self._idle else None
@@ -248,10 +244,8 @@ def _attempt(run: Callable[[], tuple[str, Any]]) -> tuple[str, Any]:
         return run()
     except MemoryError:
         return ("memory", None)
-    except InconsistentPositionError as exc:  # pickling would lose the clue
-        return ("inconsistent", (str(exc), exc.clue))
-    except ValueError as exc:
-        return ("value", str(exc))
+    except MinesolverError as exc:  # pickles with its fields
+        return ("error", exc)
     except Exception as exc:
         return ("bug", f"{type(exc).__name__}: {exc}")
 
@@ -261,11 +255,8 @@ def _unpack(kind: str, value: Any) -> Any:
         return value
     if kind == "memory":
         raise LimitError("it needs more memory than the server allows")
-    if kind == "inconsistent":
-        message, clue = value
-        raise InconsistentPositionError(message, clue)
-    if kind == "value":
-        raise ValueError(value)
+    if kind == "error":
+        raise value
     raise RuntimeError(f"worker failed: {value}")
 
 

@@ -3,10 +3,10 @@
 Nothing here knows about HTTP.  Each browser has a session id (a random cookie);
 each game and each watched game has an unguessable id and belongs to one session.
 Looking an id up from another session fails exactly as an unknown id does, so one
-browser cannot even learn that another's game exists.  Both stores are LRU caches
+browser cannot even learn that another's game exists.  The stores are LRU caches
 with a fixed size, so memory cannot grow without bound.
 
->>> store = Store[str](capacity=2)
+>>> store = SessionStore[str](capacity=2)
 >>> for key in "abc":
 ...     _ = store.put(key, "session", key.upper())
 >>> store.get("a", "session") is None, store.get("c", "session")
@@ -27,17 +27,11 @@ from typing import Generic, TypeVar
 from ..game import Game
 from ..rules import Rules
 from ..strategies import Strategy
-from ..variants.flags import FlagsGame
-from ..variants.flags_players import FlagsPlayer
+from ..variants.flags import FlagsGame, FlagsPlayer
 
-__all__ = ["FlagsEntry", "PlayEntry", "Store", "new_id", "new_seed"]
+__all__ = ["FlagsEntry", "PlayEntry", "SessionStore", "new_id"]
 
 T = TypeVar("T")
-
-
-def new_seed() -> int:
-    """A fresh seed (32 bits: short enough to type back)."""
-    return secrets.randbelow(2**32)
 
 
 def new_id() -> str:
@@ -45,7 +39,7 @@ def new_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Store(Generic[T]):
+class SessionStore(Generic[T]):
     """An LRU map ``id -> (session, value)``; the oldest entry goes when it is full."""
 
     def __init__(self, capacity: int) -> None:

@@ -15,17 +15,18 @@ from typing import Any
 
 from ..analysis import analyze
 from ..position import Position
+from ..serialize import analysis_json
 from ..strategies import Move, Strategy
-from ..variants.flags import FlagsMove, FlagsView
-from ..variants.flags_players import FlagsPlayer
-from .payloads import analysis_json
+from ..variants.flags import FlagsMove, FlagsPlayer, FlagsView
 
-__all__ = ["analysis_of", "flags_choice", "solver_moves"]
+__all__ = ["PROB_DIGITS", "analysis_of", "flags_choice", "solver_moves"]
+
+PROB_DIGITS = 5  # enough for the hover text (xx.xxx%), small enough for 200x200 boards
 
 
 def analysis_of(position: Position) -> dict[str, Any]:
     """The API's analysis JSON of ``position``."""
-    return analysis_json(analyze(position))
+    return dict(analysis_json(analyze(position), digits=PROB_DIGITS))
 
 
 def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], Strategy]:
@@ -38,8 +39,7 @@ def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], St
 def flags_choice(player: FlagsPlayer, view: FlagsView) -> tuple[FlagsMove, FlagsPlayer]:
     """The Flags player's move on what it may see, and the player (its state moved on).
 
-    >>> from minesolver.variants.flags import FlagsGame
-    >>> from minesolver.variants.flags_players import find_flags_player
+    >>> from minesolver.variants.flags import FlagsGame, find_flags_player
     >>> move, player = flags_choice(find_flags_player("exact"), FlagsGame(seed=5).view())
     >>> move.kind, player.name
     ('open', 'exact')

@@ -17,24 +17,23 @@ step is the end of the game: the final position, the outcome and every mine.
 from __future__ import annotations
 
 import json
-import tempfile
 import threading
 import zlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Literal
 
 from PIL import Image
 
-from ..analysis import Analysis, InconsistentPositionError, analyze
-from ..game import Layout
+from ..analysis import Analysis, analyze
+from ..errors import InconsistentPositionError, MinesolverError
+from ..minefield import Layout
 from ..play import GameRecord, Step, play_game
 from ..position import Position
-from ..render import board_image, save_gif
 from ..rules import Rules
+from ..serialize import cells_json, position_json, record_json, step_json
+from ..show.image import board_image, gif_bytes
 from ..strategies import find_strategy
-from .payloads import analysis_json, cells_json, move_json, position_json
-from .sandbox import LimitError, Limits, stream
+from .sandbox import Limits, stream
 
 __all__ = ["GIF_MAX_CELLS", "Watch", "WatchStatus", "play_watched", "render_gif"]
 
@@ -88,7 +87,7 @@ class Watch:
                 if kind == "end":
                     self.result = json.loads(zlib.decompress(data))["result"]
         except Exception as exc:  # the thread's end: a failure is reported, never lost
-            self.error = str(exc) if isinstance(exc, LimitError | ValueError) else repr(exc)
+            self.error = str(exc) if isinstance(exc, MinesolverError) else repr(exc)
             self.status = "failed"
             return
         self.status = "cancelled" if self.cancelled else "done"
@@ -155,10 +154,7 @@ def play_watched(
 def render_gif(steps: list[bytes]) -> bytes:
     """An animated GIF of recorded steps: a frame each, the last with every mine."""
     frames = [_frame(json.loads(zlib.decompress(data))) for data in steps]
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "game.gif"
-        save_gif(frames, path, ms_per_frame=400)
-        return path.read_bytes()
+    return gif_bytes(frames, ms_per_frame=400)
 
 
 def _frame(data: dict[str, Any]) -> Image.Image:
@@ -200,24 +196,12 @@ def _text(position: dict[str, Any]) -> str:
 
 
 def _step_json(step: Step, analysis: Analysis | None) -> dict[str, Any]:
-    return {
-        "index": step.index,
-        "position": position_json(step.position),
-        "moves": [move_json(m) for m in step.moves],
-        "opened": cells_json(step.opened),
-        "analysis": analysis_json(analysis) if analysis is not None else None,
-        "outcome": None,
-        "mines": None,
-        "exploded": None,
-    }
+    return step_json(step, analysis, outcome=None, mines=None, exploded=None)
 
 
 def _end_step(record: GameRecord) -> dict[str, Any]:
     layout: Layout = record.layout
     final = record.final
-    exploded = next(
-        (list(cell) for cell in layout.mine_cells() if final.number(*cell) is not None), None
-    )
     return {
         "index": None,  # set by the reader: the count of steps before it
         "position": position_json(final),
@@ -226,14 +210,6 @@ def _end_step(record: GameRecord) -> dict[str, Any]:
         "analysis": None,
         "outcome": "won" if record.won else "lost",
         "mines": cells_json(layout.mine_cells()),
-        "exploded": exploded,
-        "result": {
-            "won": record.won,
-            "clicks": record.clicks,
-            "guesses": record.guesses,
-            "bbbv": record.bbbv,
-            "opened": record.opened,
-            "safe_cells": record.safe_cells,
-            "seconds": round(record.seconds, 4),
-        },
+        "exploded": list(record.exploded) if record.exploded else None,
+        "result": record_json(record),
     }

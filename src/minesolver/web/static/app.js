@@ -487,7 +487,10 @@ const analyse = {
     status.textContent = `${bigCount(a.solutions)} layouts`;
     status.dataset.state = "ok";
     status.dataset.solutions = a.solutions;
-    $("analyse-info").textContent = `${a.safe.length} safe · ${a.mine.length} certain mines · ` +
+    // analysis.mine includes the flags (prob 1); count the certain mines not flagged yet
+    const rows = data.position.rows;
+    const unflagged = a.mine.filter(([r, c]) => rows[r][c] === "H").length;
+    $("analyse-info").textContent = `${a.safe.length} safe · ${unflagged} certain mines · ` +
       `${a.fronts.length} fronts · ${(a.seconds * 1000).toFixed(1)} ms`;
     this.board.set({ position: data.position, analysis: a, showProb: true });
   },

@@ -15,13 +15,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...analysis import InconsistentPositionError
+from ...errors import InconsistentPositionError, InputError
 from ...position import Position
+from ...serialize import position_json
 from ..errors import ApiError, error_response
 from ..params import check_size, read_body, read_int, read_json
-from ..payloads import position_json
 from ..tasks import analysis_of
-from . import web_of
+from .base import web_of
 
 __all__ = ["ROUTES", "read_position"]
 
@@ -30,7 +30,12 @@ async def read_position(request: Request, max_side: int) -> Position:
     """The position in the request, in any of its three forms, within the size cap."""
     if request.headers.get("content-type", "").startswith("text/plain"):
         raw = await read_body(request)
-        text = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError: 400
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"the body is not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})"
+            ) from None
     else:
         text = _text_of(await read_json(request), max_side)
     header = text.lstrip().split("\n", 1)[0].lower().replace("×", "x").split("x")

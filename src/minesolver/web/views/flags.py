@@ -1,7 +1,7 @@
 """Flags mode: a person plays Minesweeper Flags against an AI.
 
-The game's JSON is :meth:`FlagsGame.state() <minesolver.variants.flags.FlagsGame.state>`,
-which never names an unclaimed mine while the game runs, plus the id, the players,
+The game's JSON is :func:`~minesolver.serialize.flags_game_json`, which never
+names an unclaimed mine while the game runs, plus the id, the players,
 the version, the recent turns and the seed (which would give the layout away: only
 once the game is over, or when the person chose it).
 
@@ -24,22 +24,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ...errors import MinesolverError
 from ...rules import Rules
-from ...variants.flags import FlagsError, FlagsGame, FlagsMove, FlagsTurn, FlagsView
-from ...variants.flags_players import naive_density
+from ...serialize import flags_game_json, turn_json
+from ...variants.flags import FlagsGame, FlagsMove, FlagsTurn, FlagsView, naive_density
 from ..errors import ApiError
 from ..middleware import session_of
 from ..params import check_size, read_cell, read_json, read_seed, read_str
-from ..payloads import cells_json
-from ..sandbox import LimitError
 from ..state import FlagsEntry
 from ..tasks import flags_choice
-from . import web_of
+from .base import web_of
 
 if TYPE_CHECKING:
-    from .. import WebState
+    from ..app import WebState
 
-__all__ = ["HISTORY", "ROUTES", "fallback_move", "flags_json", "turn_json"]
+__all__ = ["HISTORY", "ROUTES", "fallback_move", "flags_json"]
 
 log = logging.getLogger("minesolver.web")
 
@@ -48,31 +47,6 @@ KINDS = ("open", "bomb")
 FIRST = {"you": HUMAN, "ai": AI}
 DEFAULT_RULES = "16x16x51"
 HISTORY = 50  # turns kept in the game's JSON (a 200x200 game has thousands)
-
-
-def turn_json(turn: FlagsTurn, *, opened: bool = True) -> dict[str, Any]:
-    """One turn: who played it, the move and its reason, the mines claimed (and the cells
-    opened, unless ``opened`` is false).
-
-    >>> from minesolver.game import Layout
-    >>> turn = FlagsGame.from_layout(Layout(3, 1, (0,))).open(0, 2)
-    >>> data = turn_json(turn)
-    >>> data["player"], data["text"], data["claimed"], data["opened"]
-    (0, 'open (0, 2)', [], [[0, 2], [0, 1]])
-    """
-    move = turn.move
-    data: dict[str, Any] = {
-        "player": turn.player,
-        "cell": list(move.cell),
-        "kind": move.kind,
-        "reason": move.reason,
-        "probability": move.probability,
-        "text": move.describe(),
-        "claimed": cells_json(list(turn.claimed)),
-    }
-    if opened:
-        data["opened"] = cells_json(list(turn.opened))
-    return data
 
 
 def flags_json(entry: FlagsEntry) -> dict[str, Any]:
@@ -89,9 +63,8 @@ def flags_json(entry: FlagsEntry) -> dict[str, Any]:
         "thinking": entry.thinking,
         "turns": len(game.history),
         "history": [turn_json(turn, opened=False) for turn in history],
-        "mine_cells": None,
     }
-    data.update(game.state())  # mine_cells only once the game is over
+    data.update(flags_game_json(game))  # mine_cells only once the game is over
     return data
 
 
@@ -106,7 +79,7 @@ def fallback_move(view: FlagsView, why: str) -> FlagsMove:
     density = naive_density(view.position)
     best = max(density.values())
     index = min(i for i, p in density.items() if p >= best - 1e-12)
-    cell = divmod(index, view.position.width)
+    cell = view.position.coords(index)
     reason = f"fallback, the AI failed ({why}): highest naive density"
     return FlagsMove(cell, reason=reason, probability=best)
 
@@ -115,7 +88,7 @@ def _read_rules(body: dict[str, Any], max_side: int) -> Rules:
     text = read_str(body, "rules", default=DEFAULT_RULES)
     if len(text) > 40:
         raise ApiError(400, f"cannot read rules {text[:40]!r}...: too long")
-    rules = Rules.from_string(text, first_click="none")  # RulesError -> 400
+    rules = Rules.from_string(text, first_click="none")  # RulesError: a 400
     check_size(rules.width, rules.height, max_side)
     return rules
 
@@ -139,7 +112,7 @@ async def _ai_move(web: WebState, entry: FlagsEntry) -> FlagsTurn:
     except Exception as exc:  # an AI is a plug-in: its failure must not stop the game
         log.warning("Flags AI %s failed on game %s: %r", entry.player.label, entry.id[:8], exc)
         # the limit or the AI's own message; only the kind of anything else (as for a 500)
-        why = str(exc) if isinstance(exc, LimitError | ValueError) else type(exc).__name__
+        why = str(exc) if isinstance(exc, MinesolverError) else type(exc).__name__
         return game.play(fallback_move(view, " ".join(why.split())[:120] or "no reason given"))
 
 
@@ -206,10 +179,7 @@ async def move(request: Request) -> Response:
         if game.bombs_used[HUMAN]:
             raise ApiError(400, "you have already used your bomb")
         raise ApiError(400, f"you may bomb only while behind (score {you}-{them})")
-    try:
-        turn = game.play(FlagsMove((row, col), kind))
-    except FlagsError as exc:  # an open or claimed cell, a bomb square with nothing covered
-        raise ApiError(400, str(exc)) from None
+    turn = game.play(FlagsMove((row, col), kind))  # an open cell ...: FlagsMoveError, a 400
     entry.version += 1
     ai_moves = await _ai_plays(web, entry)
     return JSONResponse({"game": flags_json(entry), "move": turn_json(turn), "ai_moves": ai_moves})

@@ -9,12 +9,11 @@ from starlette.routing import Route
 from ... import __version__
 from ...position import EXAMPLE_POSITION
 from ...rules import FIRST_CLICK_RULES, PRESETS
+from ...show.palette import NUMBER_RGB, SCALES, hex_colour, scale_table
 from ...strategies import STRATEGIES
-from ...strategies import _load_builtins as load_strategies
-from ...variants.flags_players import load_flags_players
-from .. import STATIC
+from ...variants.flags import FLAGS_PLAYERS
 from ..watching import GIF_MAX_CELLS
-from . import web_of
+from .base import STATIC, web_of
 
 __all__ = ["ROUTES"]
 
@@ -25,22 +24,24 @@ async def index(request: Request) -> Response:
 
 
 async def meta(request: Request) -> Response:
-    """Presets, first-click rules, strategies, Flags players, an example position
-    (``.mine`` text, for Analyse) and limits."""
+    """Presets, first-click rules, strategies, Flags players, the palette, an example
+    position (``.mine`` text, for Analyse) and limits."""
     web = web_of(request)
-    load_strategies()
     return JSONResponse(
         {
             "version": __version__,
             "presets": {name: str(rules) for name, rules in PRESETS.items()},
             "first_click": list(FIRST_CLICK_RULES),
             "strategies": [
-                {"name": name, "summary": STRATEGIES[name].summary} for name in sorted(STRATEGIES)
+                {"name": name, "summary": summary} for name, summary in STRATEGIES.summaries()
             ],
             "flags_players": [
-                {"name": name, "summary": cls.summary}
-                for name, cls in sorted(load_flags_players().items())
+                {"name": name, "summary": summary} for name, summary in FLAGS_PLAYERS.summaries()
             ],
+            "palette": {
+                "numbers": ["#000000"] + [hex_colour(NUMBER_RGB[n]) for n in range(1, 9)],
+                "scales": {scale: scale_table(scale) for scale in SCALES},
+            },
             "example": EXAMPLE_POSITION,
             "limits": {
                 "max_side": web.max_side,

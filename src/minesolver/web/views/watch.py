@@ -17,13 +17,13 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...play import parse_start, start_cell
+from ...rng import new_seed
 from ...rules import Rules
 from ..errors import ApiError
 from ..middleware import session_of
 from ..params import read_json, read_rules, read_seed, read_str
-from ..state import new_seed
 from ..watching import GIF_MAX_CELLS, Watch, render_gif
-from . import web_of
+from .base import web_of
 
 __all__ = ["ROUTES"]
 
@@ -43,8 +43,6 @@ async def create(request: Request) -> Response:
     body = await read_json(request)
     rules = read_rules(body, max_side=web.max_side)
     strategy = read_str(body, "strategy", default="best")
-    if len(strategy) > 200:
-        raise ApiError(400, f"strategy name {strategy[:40]!r}... is too long")
     seed = read_seed(body)
     watch = web.new_watch(
         session_of(request),

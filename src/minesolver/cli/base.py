@@ -1,0 +1,79 @@
+"""The ``minesolver`` command group and what every command uses: consoles and ``fail``.
+
+Commands parse, call the library and print; nothing else lives in them.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import click
+from rich.console import Console
+
+from .. import __version__
+from ..bench import Store
+from ..errors import IllegalMoveError, InputError, LimitError
+
+__all__ = ["USER_ERRORS", "cli", "console", "fail", "message_of", "one_line", "open_store"]
+
+# The errors a user can cause: each ends as one line on stderr and exit status 2.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    click.ClickException,  # click's own usage errors, and fail()
+    InputError,  # rules, positions, files, names, options
+    IllegalMoveError,
+    LimitError,  # too big or too slow for the limits: the message says which
+    OSError,  # a file or folder that cannot be read or written
+    UnicodeDecodeError,  # a file that is not text
+    MemoryError,
+    RecursionError,  # input nested too deeply to read
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="minesolver")
+def cli() -> None:
+    """Exact Minesweeper probabilities, strong solvers, benchmarks and a web app.
+
+    Coordinates are (row, col) from the top-left corner everywhere.
+    """
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console; wide enough for tables when output is not a terminal."""
+    out = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out = Console(stderr=stderr, highlight=False, soft_wrap=True, width=160)
+    return out
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command: ``minesolver: error: message`` on stderr, exit status 2."""
+    raise click.ClickException(message)
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line (newlines and runs of spaces become one space)."""
+    return " ".join(str(message).split())
+
+
+def message_of(exc: BaseException) -> str:
+    """The one line a user sees for an error of :data:`USER_ERRORS`."""
+    if isinstance(exc, click.ClickException):
+        return exc.format_message()
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text: byte {exc.start} is {exc.object[exc.start]:#04x}"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    if isinstance(exc, MemoryError):
+        return "out of memory: ask for a smaller board, position or run"
+    if isinstance(exc, RecursionError):
+        return "the input is nested too deeply to read"
+    return str(exc)
+
+
+def open_store(path: str, *, create: bool = True, readonly: bool = False) -> Store:
+    """The results store at ``path``, closed when the command ends."""
+    store = Store(path, create=create, readonly=readonly)
+    click.get_current_context().call_on_close(store.close)
+    return store

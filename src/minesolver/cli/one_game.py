@@ -1,0 +1,176 @@
+"""``minesolver play``, ``demo`` and ``strategies``: one game, shown step by step."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable
+from typing import IO
+
+import click
+from PIL import Image
+from rich.console import Console
+
+from ..analysis import analyze
+from ..files import atomic_write, write_bytes
+from ..play import Start, Step, play_game
+from ..position import EXAMPLE_POSITION, Position
+from ..rng import new_seed
+from ..rules import EXPERT
+from ..serialize import record_json, step_json
+from ..show.image import board_image, gif_bytes
+from ..show.terminal import board_text
+from ..strategies import STRATEGIES, find_strategy
+from .base import cli, console
+from .options import board_options, json_option, read_rules, seed_option
+from .printing import print_analysis
+
+__all__ = ["demo_cmd", "play_cmd", "strategies_cmd"]
+
+Observer = Callable[[Step], None]
+
+
+@cli.command("strategies")
+def strategies_cmd() -> None:
+    """List the strategies, one line each."""
+    width = max(len(name) for name in STRATEGIES)
+    for name, summary in STRATEGIES.summaries():
+        click.echo(f"{name:<{width}}  {summary}")
+
+
+class StepPrinter:
+    """Observer that prints each step: board, probabilities, move and reason."""
+
+    def __init__(self, out: Console) -> None:
+        self.out = out
+
+    def __call__(self, step: Step) -> None:
+        out = self.out
+        if step.index == 0:
+            out.print(f"[bold]step 0[/]: first click at {step.moves[0].cell}")
+            return
+        moves = step.moves
+        deductions = [m for m in moves if m.reason == "deduction"]
+        others = [m for m in moves if m.reason != "deduction"]
+        highlight = {m.cell for m in moves}
+        out.print(board_text(step.position, step.analysis, highlight=highlight), end="")
+        if deductions:
+            cells = " ".join(f"({r},{c})" for r, c in (m.cell for m in deductions[:12]))
+            more = f" and {len(deductions) - 12} more" if len(deductions) > 12 else ""
+            out.print(
+                f"[bold]step {step.index}[/]: open {len(deductions)} safe cells by deduction: "
+                f"{cells}{more}"
+            )
+        for move in others:
+            out.print(f"[bold]step {step.index}[/]: {move.describe()}")
+        out.print(f"  opened {len(step.opened)} cells\n")
+
+
+class FrameRecorder:
+    """Observer that draws a frame per step for a GIF."""
+
+    def __init__(self) -> None:
+        self.frames: list[Image.Image] = []
+
+    def __call__(self, step: Step) -> None:
+        caption = "; ".join(m.describe() for m in step.moves if m.reason != "deduction")[:90]
+        if not caption and step.moves:
+            caption = f"{len(step.moves)} safe cells by deduction"
+        self.frames.append(
+            board_image(step.position, step.analysis, highlight={m.cell for m in step.moves},
+                        caption=caption)
+        )
+
+
+class StepLogger:
+    """Observer that writes the play-by-play as JSON lines, one
+    :func:`~minesolver.serialize.step_json` per step."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle = handle
+
+    def __call__(self, step: Step) -> None:
+        self.handle.write(json.dumps(step_json(step)) + "\n")
+
+
+def _fan_out(observers: list[Observer]) -> Observer:
+    def observe(step: Step) -> None:
+        for observer in observers:
+            observer(step)
+
+    return observe
+
+
+@cli.command("play")
+@board_options()
+@seed_option("Board seed (default: random, printed).", default=None)
+@click.option("--strategy", default="best", show_default=True)
+@click.option("--show", is_flag=True, help="Print every step: board, probabilities, move, reason.")
+@click.option("--gif", type=click.Path(dir_okay=False), default=None,
+              help="Write an animation of the solve.")
+@click.option("--log", type=click.Path(dir_okay=False), default=None,
+              help="Write the play-by-play as JSON lines.")
+@json_option()
+def play_cmd(
+    rules: str,
+    first_click: str,
+    start: Start,
+    noise: str | None,
+    seed: int | None,
+    strategy: str,
+    show: bool,
+    gif: str | None,
+    log: str | None,
+    as_json: bool,
+) -> None:
+    """Play one game with a strategy."""
+    game_rules = read_rules(rules, first_click, noise)
+    chosen = find_strategy(strategy)
+    seed = new_seed() if seed is None else seed
+    out = console()
+    observers: list[Observer] = []
+    if show:
+        observers.append(StepPrinter(out))
+    recorder = FrameRecorder() if gif else None
+    if recorder is not None:
+        observers.append(recorder)
+    with contextlib.ExitStack() as stack:
+        log_handle = stack.enter_context(atomic_write(log)) if log else None
+        if log_handle is not None:
+            observers.append(StepLogger(log_handle))
+        record = play_game(game_rules, chosen, seed=seed, start=start,
+                           observer=_fan_out(observers) if observers else None)
+        if log_handle is not None:
+            log_handle.write(json.dumps({"result": record_json(record)}) + "\n")
+    if recorder is not None and gif:
+        final = board_image(record.final, None, mines=set(record.layout.mines),
+                            caption="won" if record.won else "lost")
+        write_bytes(gif, gif_bytes([*recorder.frames, final]))
+    if as_json:
+        click.echo(json.dumps(record_json(record)))
+        return
+    if show:
+        out.print(board_text(record.final, mines=set(record.layout.mines)), end="")
+    outcome = "[bold green]won[/]" if record.won else "[bold red]lost[/]"
+    guesses = f"{record.guesses} guess{'' if record.guesses == 1 else 'es'}"
+    out.print(
+        f"{record.strategy} {outcome} {record.rules} ({record.rules.first_click} first click, "
+        f"start {record.start}, seed {record.seed}): {record.clicks} clicks, "
+        f"{guesses}, 3BV {record.bbbv}, {record.seconds * 1000:.1f} ms"
+    )
+
+
+@cli.command("demo")
+@seed_option("Board seed (default: random).", default=None)
+def demo_cmd(seed: int | None) -> None:
+    """Play one expert game step by step, then analyse an example position."""
+    out = console()
+    seed = new_seed() if seed is None else seed
+    record = play_game(EXPERT, find_strategy("best"), seed=seed, observer=StepPrinter(out))
+    outcome = "won" if record.won else "lost"
+    out.print(
+        f"[bold]best {outcome}[/] an expert game (seed {seed}): {record.clicks} clicks, "
+        f"{record.guesses} guesses, {record.seconds * 1000:.0f} ms\n"
+    )
+    out.print("[bold]Example position[/] (JSMinesweeper .mine text):")
+    print_analysis(out, "example", analyze(Position.from_text(EXAMPLE_POSITION)))

@@ -1,0 +1,127 @@
+"""Options several commands share, each declared once, converting as it parses.
+
+``--rules`` with ``--first-click`` and ``--noise`` become one :class:`~minesolver.rules.Rules`;
+``--start`` a start; ``--seed`` a seed that fits 64 bits; ``--workers`` a process count
+this machine can run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ..noise import NoiseModel, parse_noise
+from ..play import Start, parse_start
+from ..rules import FIRST_CLICK_RULES, FirstClick, Rules
+
+__all__ = [
+    "DEFAULT_DB",
+    "MAX_WORKERS",
+    "db_option",
+    "first_click_option",
+    "json_option",
+    "noise_option",
+    "quiet_option",
+    "read_rules",
+    "rules_option",
+    "scheduler_option",
+    "seed_option",
+    "start_option",
+    "workers_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_DB = "minesolver.sqlite"
+# local worker processes: never more than the machine has cores, and a hard cap
+MAX_WORKERS = max(1, min(64, os.cpu_count() or 1))
+
+FIRST_CLICK = click.Choice(list(FIRST_CLICK_RULES))
+NOISE_HELP = "Noisy clues: withheld:P, optimistic or cautious (default: exact clues)."
+
+
+def read_rules(text: str, first_click: str, noise: str | None = None) -> Rules:
+    """Rules from ``--rules``, ``--first-click`` and ``--noise``."""
+    chosen: FirstClick = next(rule for rule in FIRST_CLICK_RULES if rule == first_click)
+    model: NoiseModel | None = parse_noise(noise)
+    return Rules.from_string(text, first_click=chosen, noise=model)
+
+
+def _compose(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+def rules_option(default: str = "expert") -> Callable[[F], F]:
+    """``--rules`` (a preset or WxHxM)."""
+    return click.option("--rules", default=default, show_default=True,
+                        help="beginner, intermediate, expert or WxHxM.")
+
+
+def first_click_option() -> Callable[[F], F]:
+    """``--first-click`` (safe, opening or none)."""
+    return click.option("--first-click", type=FIRST_CLICK, default="safe", show_default=True,
+                        help="What the first click is guaranteed.")
+
+
+def noise_option() -> Callable[[F], F]:
+    """``--noise`` (a noise model, or none)."""
+    return click.option("--noise", default=None, help=NOISE_HELP)
+
+
+def _start(ctx: click.Context, param: click.Parameter, value: str) -> Start:
+    return parse_start(value)
+
+
+def start_option() -> Callable[[F], F]:
+    """``--start`` (corner, center or ROW,COL), parsed."""
+    return click.option("--start", default="corner", show_default=True, callback=_start,
+                        help="First click: corner, center or ROW,COL.")
+
+
+def seed_option(help: str = "Run seed.", default: int | None = 1) -> Callable[[F], F]:
+    """``--seed``, 0 to 2**64 - 1."""
+    return click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=default,
+                        show_default=default is not None, help=help)
+
+
+def workers_option() -> Callable[[F], F]:
+    """``--workers``: local processes, at most the cores this machine has."""
+    return click.option(
+        "--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+        help=f"Local worker processes (default: all {MAX_WORKERS} cores).",
+    )
+
+
+def scheduler_option() -> Callable[[F], F]:
+    """``--scheduler``: a Dask scheduler instead of local processes."""
+    return click.option("--scheduler", default=None,
+                        help="Dask scheduler address, tcp://HOST:PORT.")
+
+
+def db_option() -> Callable[[F], F]:
+    """``--db``: the SQLite results store."""
+    return click.option("--db", default=DEFAULT_DB, show_default=True,
+                        help="SQLite results store.")
+
+
+def json_option(help: str = "Print the result as one JSON object.") -> Callable[[F], F]:
+    """``--json``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def quiet_option() -> Callable[[F], F]:
+    """``--quiet``: no progress bar."""
+    return click.option("--quiet", is_flag=True, help="No progress bar.")
+
+
+def board_options(default: str = "expert") -> Callable[[F], F]:
+    """``--rules``, ``--first-click``, ``--start`` and ``--noise`` together."""
+    return _compose(rules_option(default), first_click_option(), start_option(), noise_option())

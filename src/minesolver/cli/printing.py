@@ -1,0 +1,135 @@
+"""Text output that several commands share: an analysis, a run's results."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..analysis import Analysis
+from ..bench import RunSpec, Store
+from ..bench.flags import flags_summary
+from ..bench.stats import wilson
+from ..codes import COVERED
+from ..show.terminal import board_text
+from .base import console
+
+__all__ = [
+    "print_analysis",
+    "print_flags_run",
+    "print_flags_summary",
+    "print_results",
+    "short_int",
+]
+
+
+def print_analysis(out: Console, name: str, analysis: Analysis) -> None:
+    """A position's board with its probabilities, the safe cells and mines, the
+    safest guess and the number of layouts."""
+    position = analysis.position
+    out.print(
+        f"[bold]{name}[/]: {position.width}x{position.height}, {position.mines} mines, "
+        f"{position.mines_left} not flagged"
+    )
+    out.print(board_text(position, analysis), end="")
+    safe = analysis.safe
+    new_mines = [cell for cell in analysis.mines if position.cell(*cell) == COVERED]
+    out.print(f"safe ({len(safe)}): " + (_cells(safe) or "none"))
+    out.print(f"mines not flagged ({len(new_mines)}): " + (_cells(new_mines) or "none"))
+    certain = set(safe) | set(new_mines)
+    uncertain = [
+        (float(analysis.prob[r, c]), (r, c))
+        for r, c in position.covered_cells()
+        if (r, c) not in certain
+    ]
+    if not safe and uncertain:
+        p, cell = min(uncertain)
+        out.print(f"safest guess: {cell} with mine probability {p:.2%}")
+    digits = len(str(analysis.solutions))
+    approx = f" (about 10^{digits - 1})" if digits > 12 else ""
+    fronts = len(analysis.fronts)
+    out.print(
+        f"layouts: {short_int(analysis.solutions)}{approx}; "
+        f"{fronts} front{'' if fronts == 1 else 's'}; engine {analysis.seconds * 1000:.2f} ms\n"
+    )
+
+
+def short_int(n: int) -> str:
+    """``n``, or its first and last 25 digits when it has more than 60."""
+    s = str(n)
+    return s if len(s) <= 60 else f"{s[:25]}...{s[-25:]} ({len(s)} digits)"
+
+
+def _cells(cells: list[tuple[int, int]], limit: int = 40) -> str:
+    shown = " ".join(f"({r},{c})" for r, c in cells[:limit])
+    return shown + (f" ... and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def print_results(out: Console, data: dict[str, Any]) -> None:
+    """A run's summary table and its paired comparisons (:func:`~minesolver.bench.run_results`)."""
+    table = Table(title=f"run {data['run_id']}", title_justify="left")
+    for column in ("strategy", "games", "wins", "win rate", "95% CI", "guesses/game",
+                   "open rate", "ms/game mean", "ms/game median"):
+        table.add_column(column, justify="right" if column != "strategy" else "left")
+    for s in data["results"]:
+        lo, hi = s["ci95"]
+        table.add_row(
+            s["strategy"], str(s["games"]), str(s["wins"]), f"{s['win_rate']:.2%}",
+            f"[{lo:.2%}, {hi:.2%}]", f"{s['guesses_per_game']:.2f}", f"{s['open_rate']:.1%}",
+            f"{s['ms_per_game_mean']:.1f}", f"{s['ms_per_game_median']:.1f}",
+        )
+    out.print(table)
+    for c in data["comparisons"]:
+        lo, hi = c["ci95"]
+        out.print(
+            f"{c['a']} - {c['b']}: {c['diff']:+.2%} [{lo:+.2%}, {hi:+.2%}] over {c['games']} "
+            f"paired games ({c['a_only']} won only by {c['a']}, {c['b_only']} only by "
+            f"{c['b']}; McNemar p = {c['p_value']:.3g})"
+        )
+
+
+def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, Any]) -> None:
+    """A match as a small table: each side's wins, win rate, score and time."""
+    p1, p2 = spec.strategies
+    table = Table(title=f"run {run_id}: Minesweeper Flags {spec.rules}, seed {spec.seed}",
+                  title_justify="left")
+    for column in ("player", "wins", "win rate", "95% CI", "mean mines", "bombed",
+                   "ms/game"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    lo, hi = s["ci95"]
+    games = s["games"] or 1
+    table.add_row(f"p1 {p1}", str(s["p1_wins"]), f"{s['p1_win_rate']:.1%}",
+                  f"[{lo:.1%}, {hi:.1%}]", f"{s['p1_mean_score']:.1f}",
+                  f"{s['p1_bomb_rate']:.0%}", f"{s['p1_ms_per_game']:.0f}")
+    lo2, hi2 = wilson(s["p2_wins"], s["games"])
+    table.add_row(f"p2 {p2}", str(s["p2_wins"]), f"{s['p2_wins'] / games:.1%}",
+                  f"[{lo2:.1%}, {hi2:.1%}]", f"{s['p2_mean_score']:.1f}",
+                  f"{s['p2_bomb_rate']:.0%}", f"{s['p2_ms_per_game']:.0f}")
+    out.print(table)
+    out.print(
+        f"{s['games']} of {spec.games} games, {s['draws']} draws; p1 wins "
+        f"{s['p1_win_rate_moving_first']:.1%} moving first, "
+        f"{s['p1_win_rate_moving_second']:.1%} moving second; "
+        f"{s['moves_per_game']:.1f} moves per game"
+    )
+
+
+def print_flags_run(store: Store, run_id: str, created: str, spec: RunSpec,
+                    as_json: bool) -> None:
+    """``minesolver report`` for a run of kind ``flags``."""
+    summary = flags_summary(list(store.flags_games(run_id)))
+    if as_json:
+        summary.update({"run_id": run_id, "kind": "flags", "created": created,
+                        "p1": spec.strategies[0], "p2": spec.strategies[1],
+                        "rules": str(spec.rules), "seed": spec.seed,
+                        "planned_games": spec.games})
+        click.echo(json.dumps(summary))
+        return
+    out = console()
+    out.print(f"[bold]{run_id}[/] flags {created}: {spec.strategies[0]} (p1) against "
+              f"{spec.strategies[1]} (p2), {spec.rules}, seed {spec.seed}, "
+              f"{spec.games} games planned")
+    print_flags_summary(out, run_id, spec, summary)

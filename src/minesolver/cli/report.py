@@ -1,0 +1,51 @@
+"""``minesolver report``: past runs from the store, as tables or JSON lines."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..bench import run_results
+from ..errors import quote
+from ..play import format_start
+from .base import cli, console, fail, open_store
+from .options import db_option
+from .printing import print_flags_run, print_results
+
+__all__ = ["report_cmd"]
+
+
+@cli.command("report")
+@db_option()
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per run, one per line.")
+@click.argument("runs", nargs=-1)
+def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
+    """Print past runs from the store (all, or the RUNS given).  Only reads the store."""
+    store = open_store(db, readonly=True)
+    listed = store.runs()
+    if runs:
+        missing = set(runs) - {r[0] for r in listed}
+        if missing:
+            fail(f"no run {quote(sorted(missing)[0])} in {db}")
+        listed = [r for r in listed if r[0] in set(runs)]
+    if not listed and not as_json:
+        console().print(f"no runs in {db}")
+    for run_id, kind, created, spec in listed:
+        if kind == "flags":
+            print_flags_run(store, run_id, created, spec, as_json)
+            continue
+        data = run_results(store, run_id, spec)
+        data.update({"kind": kind, "created": created, "planned_games": spec.total_games})
+        if as_json:
+            click.echo(json.dumps(data))
+            continue
+        rules = spec.rules
+        start = "-" if spec.start is None else format_start(spec.start)
+        points = f" ({len(spec.points)} points)" if len(spec.points) > 1 else ""
+        console().print(
+            f"[bold]{run_id}[/] {kind} {created}: {rules}{points} first click "
+            f"{rules.first_click}, start {start}, seed {spec.seed}, "
+            f"{spec.total_games} games planned"
+        )
+        print_results(console(), data)

@@ -1,0 +1,127 @@
+"""One error hierarchy for everything minesolver refuses, translated once at each boundary.
+
+Three kinds, because the command line and the web app must tell them apart:
+
+* :class:`InputError` (a ``ValueError``): what was given cannot be used: rules,
+  position text, files, names and options, a position no layout agrees with.
+  The user's to fix: the CLI prints one line and exits with status 2, the web
+  app answers 400 (422 for an inconsistent position).
+* :class:`IllegalMoveError` (a ``ValueError``): a move the game cannot take now;
+  :class:`GameOverError` when the game has ended (a 409 on the web).
+* :class:`LimitError` (not a ``ValueError``: nothing is wrong with the input): the
+  work needs more memory or time than allowed.  The message says which limit,
+  so the user can raise it or ask something smaller.
+
+Every error pickles with its extra fields, so it survives worker processes and
+the web app's sandbox unchanged.
+
+>>> err = InconsistentPositionError("clue 3 at (0, 1) cannot be met", clue=(0, 1))
+>>> import pickle
+>>> back = pickle.loads(pickle.dumps(err))
+>>> type(back).__name__, str(back), back.clue
+('InconsistentPositionError', 'clue 3 at (0, 1) cannot be met', (0, 1))
+>>> isinstance(OffBoardError("cell (9, 9) is off the 3x3 board"), IndexError)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "EngineLimitError",
+    "GameOverError",
+    "IllegalMoveError",
+    "InconsistentPositionError",
+    "InputError",
+    "LimitError",
+    "MinesolverError",
+    "OffBoardError",
+    "OptionError",
+    "quote",
+]
+
+
+def quote(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters so a
+    huge input is named, not echoed.
+
+    >>> quote("expert")
+    "'expert'"
+    >>> quote("9" * 100, limit=10)
+    "'999999999'... (100 characters)"
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= limit:
+        return repr(value) if isinstance(value, str) else text
+    head = repr(text[:limit - 1]) if isinstance(value, str) else text[:limit]
+    return f"{head}... ({len(text)} characters)"
+
+
+class MinesolverError(Exception):
+    """Base of every error minesolver raises on purpose.
+
+    Subclasses take the message first and any extra fields as keywords; the
+    fields are kept through pickling.
+    """
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), str(self), dict(self.__dict__)))
+
+
+def _rebuild(cls: type[MinesolverError], message: str, fields: dict[str, Any]) -> Exception:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(fields)
+    return error
+
+
+class InputError(MinesolverError, ValueError):
+    """Input that cannot be used (the user's to fix)."""
+
+
+class OffBoardError(InputError, IndexError):
+    """A cell given by ``(row, col)`` that is not on the board."""
+
+
+class OptionError(InputError):
+    """An unknown name (strategy, player, noise model) or an option it does not take."""
+
+
+class InconsistentPositionError(InputError):
+    """No layout of mines agrees with the position.
+
+    ``clue`` is the ``(row, col)`` of a revealed number involved, when there is one.
+    """
+
+    clue: tuple[int, int] | None
+
+    def __init__(self, message: str, clue: tuple[int, int] | None = None) -> None:
+        super().__init__(message, clue=clue)
+
+
+class IllegalMoveError(MinesolverError, ValueError):
+    """A move the game cannot take in its current state."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move after the game has ended."""
+
+
+class LimitError(MinesolverError):
+    """The work needs more memory or time than allowed (``limit`` names which)."""
+
+
+class EngineLimitError(LimitError):
+    """A position whose exact count would need more memory than the engine allows.
+
+    Counting is exponential in the *width* of a front (the clues open at once
+    along it); real games keep it small, but clues scattered over a large board
+    need not.  The error names the front and its width instead of exhausting
+    memory.
+    """

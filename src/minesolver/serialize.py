@@ -1,0 +1,255 @@
+"""The JSON shapes: one per thing, the same from the command line and the web app.
+
+* a **position**: ``{"width", "height", "mines", "rows"}``, ``rows`` being the
+  ``.mine`` text rows (``H`` covered, ``F`` flag, ``0``-``8`` numbers);
+* an **analysis**: ``prob`` (rows of mine probabilities), ``safe`` and ``mine``
+  (``[row, col]`` lists: certainly safe covered cells; certain mines, flags
+  included, matching ``prob`` = 1), ``solutions`` (a decimal string: it can have
+  thousands of digits), ``fronts`` and ``seconds``;
+* a **move**: ``{"cell", "action", "reason", "probability", "win_chance", "text"}``;
+* a **step** of a played game: ``{"index", "position", "moves", "opened"}`` (plus
+  ``"analysis"`` where it is wanted);
+* a **record** of a finished game: its rules, seed, outcome and figures;
+* a Minesweeper Flags game and **turn**.
+
+Coordinates are ``[row, col]`` everywhere.
+
+>>> from minesolver.position import Position
+>>> position_json(Position.from_text("2x1x1\\n1H\\n"))
+{'width': 2, 'height': 1, 'mines': 1, 'rows': ['1H']}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TypedDict
+
+from .analysis import Analysis
+from .play import GameRecord, Step
+from .position import Position
+from .strategies import Move
+from .variants.flags import FlagsGame, FlagsTurn
+
+__all__ = [
+    "AnalysisJson",
+    "MoveJson",
+    "PositionJson",
+    "analysis_json",
+    "cells_json",
+    "decimal",
+    "flags_game_json",
+    "move_json",
+    "position_json",
+    "record_json",
+    "step_json",
+    "turn_json",
+]
+
+_CHUNK_DIGITS = 2000
+_CHUNK_BASE = 10**_CHUNK_DIGITS
+
+
+class PositionJson(TypedDict):
+    width: int
+    height: int
+    mines: int
+    rows: list[str]
+
+
+class FrontJson(TypedDict):
+    cells: list[list[int]]
+    clues: list[list[int]]
+    boxes: int
+    min_mines: int
+    max_mines: int
+
+
+class AnalysisJson(TypedDict):
+    prob: list[list[float]]
+    safe: list[list[int]]
+    mine: list[list[int]]
+    solutions: str
+    fronts: list[FrontJson]
+    seconds: float
+
+
+class MoveJson(TypedDict):
+    cell: list[int]
+    action: str
+    reason: str
+    probability: float | None
+    win_chance: float | None
+    text: str
+
+
+def decimal(n: int) -> str:
+    """``str(n)`` for any size: layout counts can exceed Python's 4300-digit default.
+
+    Big numbers are written in chunks of 2000 digits, so no caller has to lift
+    the interpreter's limit.
+
+    >>> decimal(10**5000) == "1" + "0" * 5000
+    True
+    """
+    if n < _CHUNK_BASE**2:
+        return str(n)
+    high, low = divmod(n, _CHUNK_BASE)
+    return decimal(high) + str(low).zfill(_CHUNK_DIGITS)
+
+
+def cells_json(cells: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """``[(r, c), ...]`` as ``[[r, c], ...]``."""
+    return [[r, c] for r, c in cells]
+
+
+def position_json(position: Position) -> PositionJson:
+    """A position."""
+    return {
+        "width": position.width,
+        "height": position.height,
+        "mines": position.mines,
+        "rows": position.to_text().splitlines()[1:],
+    }
+
+
+def analysis_json(analysis: Analysis, *, digits: int | None = None) -> AnalysisJson:
+    """An analysis (its position is served beside it); ``digits`` rounds ``prob``
+    (the web app sends 5: enough for a tooltip, small for 200x200 boards).
+
+    >>> from minesolver.analysis import analyze
+    >>> a = analysis_json(analyze(Position.from_text("3x1x1\\n1HH\\n")))
+    >>> a["prob"], a["safe"], a["mine"], a["solutions"]
+    ([[0.0, 1.0, 0.0]], [[0, 2]], [[0, 1]], '1')
+    """
+    prob = analysis.prob if digits is None else analysis.prob.round(digits)
+    return {
+        "prob": prob.tolist(),
+        "safe": cells_json(analysis.safe),
+        "mine": cells_json(analysis.mines),
+        "solutions": decimal(analysis.solutions),
+        "fronts": [
+            {
+                "cells": cells_json(front.cells),
+                "clues": cells_json(front.clues),
+                "boxes": front.boxes,
+                "min_mines": front.min_mines,
+                "max_mines": front.max_mines,
+            }
+            for front in analysis.fronts
+        ],
+        "seconds": round(analysis.seconds, 6),
+    }
+
+
+def move_json(move: Move) -> MoveJson:
+    """A strategy's move, with its reason and the line people read.
+
+    >>> move_json(Move((2, 3), reason="guess", probability=0.25))["text"]
+    'open (2, 3): guess at 25.0% mine risk'
+    """
+    return {
+        "cell": list(move.cell),
+        "action": move.action,
+        "reason": move.reason,
+        "probability": move.probability,
+        "win_chance": move.win_chance,
+        "text": move.describe(),
+    }
+
+
+def step_json(step: Step, analysis: Analysis | None = None, **extra: Any) -> dict[str, Any]:
+    """One step of a played game: the position seen, the moves, the cells opened
+    (and the analysis behind the moves, when given)."""
+    data: dict[str, Any] = {
+        "index": step.index,
+        "position": position_json(step.position),
+        "moves": [move_json(m) for m in step.moves],
+        "opened": cells_json(step.opened),
+        "analysis": None if analysis is None else analysis_json(analysis, digits=5),
+    }
+    data.update(extra)
+    return data
+
+
+def record_json(record: GameRecord) -> dict[str, Any]:
+    """A finished game: what was played, how it ended, its figures."""
+    rules = record.rules
+    return {
+        "rules": str(rules),
+        "first_click": rules.first_click,
+        "noise": rules.noise_text,
+        "strategy": record.strategy,
+        "seed": record.seed,
+        "start": list(record.start),
+        "won": record.won,
+        "exploded": list(record.exploded) if record.exploded else None,
+        "clicks": record.clicks,
+        "guesses": record.guesses,
+        "bbbv": record.bbbv,
+        "seconds": record.seconds,
+        "opened": record.opened,
+        "safe_cells": record.safe_cells,
+    }
+
+
+# ---------------------------------------------------------------------- Flags
+def turn_json(turn: FlagsTurn, *, opened: bool = True) -> dict[str, Any]:
+    """One Flags turn: who played it, the move and its reason, the mines claimed (and
+    the cells opened, unless ``opened`` is false).
+
+    >>> from minesolver.minefield import Layout
+    >>> turn = FlagsGame.from_layout(Layout(3, 1, (0,))).open(0, 2)
+    >>> data = turn_json(turn)
+    >>> data["player"], data["text"], data["claimed"], data["opened"]
+    (0, 'open (0, 2)', [], [[0, 2], [0, 1]])
+    """
+    move = turn.move
+    data: dict[str, Any] = {
+        "player": turn.player,
+        "cell": list(move.cell),
+        "kind": move.kind,
+        "move": move.text(),
+        "reason": move.reason,
+        "probability": move.probability,
+        "text": move.describe(),
+        "claimed": cells_json(turn.claimed),
+    }
+    if opened:
+        data["opened"] = cells_json(turn.opened)
+    return data
+
+
+def flags_game_json(game: FlagsGame) -> dict[str, Any]:
+    """A Flags game as both players may see it: unclaimed mines only once it is over.
+
+    ``board`` holds ``.mine`` rows (``H`` covered, ``F`` claimed, digits);
+    ``claimed[s]`` the cells seat ``s`` claimed; ``mine_cells`` every mine, only
+    when the game is over; ``last_move`` the last turn.
+
+    >>> from minesolver.minefield import Layout
+    >>> state = flags_game_json(FlagsGame.from_layout(Layout(2, 1, (1,))))
+    >>> state["board"], state["turn"], state["mine_cells"]
+    (['HH'], 0, None)
+    """
+    rules = game.rules
+    last = game.history[-1] if game.history else None
+    return {
+        "rules": str(rules),
+        "width": rules.width,
+        "height": rules.height,
+        "mines": rules.mines,
+        "to_win": rules.mines // 2 + 1,
+        "board": game.position().to_text().splitlines()[1:],
+        "claimed": [cells_json(game.claimed(0)), cells_json(game.claimed(1))],
+        "scores": list(game.scores),
+        "mines_left": game.mines_left,
+        "bombs_used": list(game.bombs_used),
+        "can_bomb": [game.can_bomb(0), game.can_bomb(1)],
+        "first": game.first,
+        "turn": game.turn,
+        "over": game.is_over,
+        "winner": game.winner,
+        "draw": game.is_draw,
+        "last_move": None if last is None else turn_json(last),
+        "mine_cells": cells_json(game.layout.mine_cells()) if game.is_over else None,
+    }

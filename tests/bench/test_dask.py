@@ -1,0 +1,130 @@
+"""The Dask backend on a real LocalCluster (worker processes, TCP): same games, same store."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+
+import pytest
+from support import assert_one_error_line, run_cli
+
+from minesolver import __version__
+from minesolver.bench import RunSpec, Store, pending_jobs, run_jobs
+from minesolver.rules import Rules
+
+distributed = pytest.importorskip("distributed")
+
+OUTCOME = "strategy, game_index, seed, rules, first_click, start, won, clicks, guesses, bbbv, " \
+          "opened, safe_cells"
+
+SPEC = RunSpec(points=(Rules(8, 8, 12, first_click="opening"),), strategies=("tank", "best"),
+               games=16, seed=31, start="center")
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a real two-process local cluster, closed after the module."""
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def rows(db, run_id):
+    with sqlite3.connect(str(db)) as con:
+        return con.execute(
+            f"SELECT {OUTCOME} FROM games WHERE run_id = ? ORDER BY strategy, game_index",
+            (run_id,),
+        ).fetchall()
+
+
+def untimed(data):
+    skip = {"ms_per_game_mean", "ms_per_game_median", "ms_per_game_p95", "wall_seconds", "run_id"}
+    if isinstance(data, dict):
+        return {k: untimed(v) for k, v in data.items() if k not in skip}
+    if isinstance(data, list):
+        return [untimed(v) for v in data]
+    return data
+
+
+
+def test_run_jobs_on_the_cluster_equals_local_processes(tmp_path, scheduler):
+    with Store(tmp_path / "results.sqlite") as store:
+        local = store.new_run("bench", SPEC, __version__)
+        run_jobs(SPEC, local, store, pending_jobs(SPEC, set()), workers=2)
+        remote = store.new_run("bench", SPEC, __version__)
+        seen = []
+        run_jobs(SPEC, remote, store, pending_jobs(SPEC, set()), scheduler=scheduler,
+                 on_game=seen.append, chunk=3)
+        assert len(seen) == 32
+        assert {(r.strategy, r.game_index) for r in seen} == store.done(local)
+    assert rows(tmp_path / "results.sqlite", remote) == rows(tmp_path / "results.sqlite", local)
+
+
+def test_a_run_started_locally_finishes_on_the_cluster(tmp_path, scheduler):
+    """Resume across backends: part of a run locally, the rest on Dask, one store."""
+    db = tmp_path / "results.sqlite"
+    with Store(db) as store:
+        whole = store.new_run("bench", SPEC, __version__)
+        run_jobs(SPEC, whole, store, pending_jobs(SPEC, set()), workers=1)
+        split = store.new_run("bench", SPEC, __version__)
+        jobs = pending_jobs(SPEC, set())
+        run_jobs(SPEC, split, store, jobs[:11], workers=1)
+        left = pending_jobs(SPEC, store.done(split))
+        assert len(left) == 32 - 11
+        run_jobs(SPEC, split, store, left, scheduler=scheduler)
+        assert pending_jobs(SPEC, store.done(split)) == []
+    assert rows(db, split) == rows(db, whole)
+
+
+def test_the_cli_on_the_cluster_equals_one_and_two_workers(tmp_path, scheduler):
+    db = tmp_path / "results.sqlite"
+    args = ("bench", "--json", "--db", str(db), "--rules", "7x7x10", "--first-click", "none",
+            "--games", "20", "--strategy", "best", "--strategy", "random", "--seed", "8")
+    results = []
+    for backend in (["--scheduler", scheduler], ["--workers", "1"], ["--workers", "2"]):
+        result = run_cli(*args, *backend)
+        assert result.returncode == 0, result.stderr
+        results.append(json.loads(result.stdout))
+    assert [r["run_id"] for r in results] == ["r1", "r2", "r3"]
+    assert len(rows(db, "r1")) == 40
+    assert rows(db, "r1") == rows(db, "r2") == rows(db, "r3")
+    assert untimed(results[0]) == untimed(results[1]) == untimed(results[2])
+    # and a sweep, which is the same machinery over several points
+    csv = tmp_path / "sweep.csv"
+    sweep = run_cli("sweep", "--json", "--db", str(db), "--size", "6x6", "--densities",
+                    "0.1,0.25", "--games", "6", "--strategy", "tank", "--seed", "2", "--csv",
+                    str(csv), "--plot", str(tmp_path / "sweep.png"), "--scheduler", scheduler)
+    assert sweep.returncode == 0, sweep.stderr
+    local = run_cli("sweep", "--json", "--db", str(db), "--size", "6x6", "--densities",
+                    "0.1,0.25", "--games", "6", "--strategy", "tank", "--seed", "2", "--csv",
+                    str(tmp_path / "local.csv"), "--plot", str(tmp_path / "local.png"),
+                    "--workers", "1")
+    assert local.returncode == 0, local.stderr
+    assert rows(db, "r4") == rows(db, "r5")
+    assert csv.read_text().splitlines()[1:] != []
+
+
+def closed_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path):
+    port = closed_port()  # bound then released: nothing listens there
+    result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
+                     str(tmp_path / "r.sqlite"), "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert_one_error_line(result, "cannot reach the Dask scheduler", str(port))
+
+
+@pytest.mark.parametrize(("address", "needle"), [("garbage", "port"), ("nope://x:1", "nope")])
+def test_an_unreadable_scheduler_address_is_one_line(tmp_path, address, needle):
+    result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
+                     str(tmp_path / "r.sqlite"), "--scheduler", address)
+    assert_one_error_line(result, needle)

@@ -1,0 +1,236 @@
+"""The runner in-process: jobs, chunks, validation, board files, crashes and resumes,
+and a run's figures from the store (the CLI is in tests/cli/test_cli_bench.py)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from minesolver import __version__
+from minesolver.bench import (
+    GameRow,
+    Job,
+    RunSpec,
+    Store,
+    compare,
+    comparison_json,
+    layout_of,
+    load_layouts,
+    pending_jobs,
+    play_chunk,
+    run_jobs,
+    run_results,
+    summarize,
+    validate,
+)
+from minesolver.errors import InputError, OffBoardError
+from minesolver.formats import layout_line, write_mbf
+from minesolver.minefield import Layout
+from minesolver.play import play_game
+from minesolver.rng import derive_seed
+from minesolver.rules import Rules
+from minesolver.strategies import StrategyError, find_strategy
+
+SPEC = RunSpec(points=(Rules(7, 7, 9),), strategies=("tank", "random"), games=12, seed=42)
+
+
+def outcome(row):
+    """What a game's result is, without its timing."""
+    return (row.strategy, row.game_index, row.seed, row.rules, row.first_click, row.start,
+            row.won, row.clicks, row.guesses, row.bbbv, row.opened, row.safe_cells)
+
+
+def outcomes(store, run_id):
+    return [outcome(r) for r in store.games(run_id)]
+
+
+# ---------------------------------------------------------------------- jobs
+
+
+def test_pending_jobs_interleave_strategies_and_skip_done():
+    jobs = pending_jobs(SPEC, set())
+    assert len(jobs) == 24
+    assert [(j.strategy, j.game_index) for j in jobs[:4]] == [
+        ("tank", 0), ("random", 0), ("tank", 1), ("random", 1)
+    ]
+    done = {("tank", 0), ("random", 5), ("tank", 11)}
+    left = pending_jobs(SPEC, done)
+    assert len(left) == 21
+    assert not done & {(j.strategy, j.game_index) for j in left}
+
+
+def test_pending_jobs_need_enough_boards(tmp_path):
+    path = tmp_path / "boards.jsonl"
+    path.write_text(layout_line(Layout(7, 7, (0, 1, 2, 3, 4, 5, 6, 7, 8))) * 3)
+    with pytest.raises(InputError, match="holds 3 boards, the run needs 12"):
+        pending_jobs(replace(SPEC, layouts=str(path)), set())
+    jobs = pending_jobs(replace(SPEC, layouts=str(path), games=3), set())
+    assert all(j.layout is not None and j.layout.mines[:2] == (0, 1) for j in jobs)
+
+
+def test_play_chunk_is_play_game_with_the_derived_seed():
+    spec = replace(SPEC, points=(Rules(7, 7, 9, first_click="opening"),), start="center")
+    jobs = [Job(name, i) for i in range(6) for name in spec.strategies]
+    rows = play_chunk(spec, "r7", jobs)
+    assert [(r.strategy, r.game_index) for r in rows] == [(j.strategy, j.game_index) for j in jobs]
+    rules = Rules(7, 7, 9, first_click="opening")
+    for row in rows:
+        seed = derive_seed(42, row.game_index)
+        record = play_game(rules, find_strategy(row.strategy), seed=seed, start="center")
+        assert row.run_id == "r7"
+        assert (row.seed, row.rules, row.first_click, row.start) == (
+            seed, "7x7x9", "opening", "center"
+        )
+        assert (row.won, row.clicks, row.guesses, row.bbbv, row.opened, row.safe_cells) == (
+            record.won, record.clicks, record.guesses, record.bbbv, record.opened,
+            record.safe_cells,
+        )
+        assert row.version == __version__
+        assert row.seconds > 0
+        # layout_of rebuilds the very board the game was played on
+        assert layout_of(spec, row.game_index) == record.layout
+
+
+# ---------------------------------------------------------------------- run_jobs
+
+
+class Crash(Exception):
+    pass
+
+
+def crash_after(n):
+    seen = []
+
+    def on_game(row):
+        seen.append(row)
+        if len(seen) >= n:
+            raise Crash
+
+    return on_game
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_crashed_run_resumes_to_the_same_results(tmp_path, workers):
+    with Store(tmp_path / "whole.sqlite") as whole:
+        run = whole.new_run("bench", SPEC, __version__)
+        run_jobs(SPEC, run, whole, pending_jobs(SPEC, set()), workers=1)
+        reference = outcomes(whole, run)
+    assert len(reference) == 24
+
+    with Store(tmp_path / "broken.sqlite") as broken:
+        run = broken.new_run("bench", SPEC, __version__)
+        with pytest.raises(Crash):
+            run_jobs(SPEC, run, broken, pending_jobs(SPEC, set()), workers=workers,
+                     on_game=crash_after(5))
+        stored = broken.done(run)
+        assert 5 <= len(stored) < 24
+        left = pending_jobs(SPEC, stored)
+        assert len(left) == 24 - len(stored)
+        run_jobs(SPEC, run, broken, left, workers=workers)
+        assert outcomes(broken, run) == reference
+        assert pending_jobs(SPEC, broken.done(run)) == []
+        # running everything again stores nothing new
+        again = []
+        run_jobs(SPEC, run, broken, pending_jobs(SPEC, set()), workers=1, on_game=again.append)
+        assert len(again) == 24
+        assert outcomes(broken, run) == reference
+
+
+@pytest.mark.parametrize(("workers", "chunk"), [(1, 1), (1, 5), (2, 1), (2, 3)])
+def test_results_do_not_depend_on_workers_or_chunks(tmp_path, workers, chunk):
+    with Store(tmp_path / "a.sqlite") as a, Store(tmp_path / "b.sqlite") as b:
+        ra, rb = a.new_run("bench", SPEC, __version__), b.new_run("bench", SPEC, __version__)
+        run_jobs(SPEC, ra, a, pending_jobs(SPEC, set()), workers=1)
+        # the jobs in another order, too: game i is the same game whoever plays it when
+        jobs = pending_jobs(SPEC, set())[::-1]
+        run_jobs(SPEC, rb, b, jobs, workers=workers, chunk=chunk)
+        assert outcomes(a, ra) == outcomes(b, rb)
+
+
+# ---------------------------------------------------------------------- sweeps and noise
+
+
+def test_a_game_is_played_under_the_rules_of_its_point():
+    spec = RunSpec(points=(Rules(6, 6, 4), Rules(6, 6, 8, first_click="none", noise="cautious")),
+                   strategies=("tank",), games=3, seed=2)
+    rows = play_chunk(spec, "r1", [Job("tank", i) for i in range(6)])
+    assert [(r.rules, r.first_click) for r in rows] == [("6x6x4", "safe")] * 3 + [
+        ("6x6x8", "none")
+    ] * 3
+    assert [r.extra for r in rows[:3]] == [None] * 3
+    assert all(json.loads(r.extra) == {"noise": "cautious"} for r in rows[3:])
+    assert all(len(layout_of(spec, i).mines) == (4 if i < 3 else 8) for i in range(6))
+
+
+# ---------------------------------------------------------------------- validate
+
+
+def test_validate_accepts_a_playable_run(tmp_path):
+    validate(SPEC)
+    path = tmp_path / "boards.jsonl"
+    path.write_text(layout_line(Layout(7, 7, tuple(range(9)))) * 12)
+    validate(replace(SPEC, layouts=str(path)))
+
+
+@pytest.mark.parametrize(
+    ("change", "error", "needle"),
+    [
+        ({"strategies": ("tank", "nope")}, StrategyError, "unknown strategy 'nope'"),
+        ({"strategies": ("best:horizon=3",)}, StrategyError, "no option 'horizon'"),
+        ({"start": (7, 0)}, OffBoardError, r"start \(7, 0\) is off the 7x7 board"),
+        ({"points": (Rules(7, 7, 9), Rules(5, 5, 3)), "start": (6, 6)}, OffBoardError,
+         "off the 5x5 board"),
+    ],
+)
+def test_validate_refuses_a_run_that_cannot_be_played(change, error, needle):
+    with pytest.raises(error, match=needle):
+        validate(replace(SPEC, **change))
+
+
+def test_validate_checks_the_board_file(tmp_path):
+    few = tmp_path / "few.jsonl"
+    few.write_text(layout_line(Layout(7, 7, tuple(range(9)))) * 3)
+    with pytest.raises(InputError, match=r"few\.jsonl holds 3 boards but the run needs 12"):
+        validate(replace(SPEC, layouts=str(few)))
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(layout_line(Layout(7, 7, tuple(range(9)))) * 5
+                     + layout_line(Layout(7, 7, tuple(range(8)))) * 7)
+    with pytest.raises(InputError, match=r"board 6 of .*wrong\.jsonl is not 7x7x9"):
+        validate(replace(SPEC, layouts=str(wrong)))
+
+
+def test_load_layouts_reads_mbf_too(tmp_path):
+    boards = [Layout(7, 7, tuple(range(i, i + 9))) for i in range(12)]
+    mbf = tmp_path / "boards.mbf"
+    mbf.write_bytes(b"".join(write_mbf(b) for b in boards))
+    assert load_layouts(str(mbf)) == boards
+    spec = replace(SPEC, layouts=str(mbf))
+    validate(spec)
+    jobs = pending_jobs(spec, set())
+    assert [j.layout for j in jobs[::2]] == boards
+    assert layout_of(spec, 5, load_layouts(str(mbf))) == boards[5]
+
+
+# ---------------------------------------------------------------------- results
+
+
+def test_run_results_summarise_and_compare_from_the_store(tmp_path):
+    spec = replace(SPEC, games=6, start=(3, 3))
+    with Store(tmp_path / "results.sqlite") as store:
+        run = store.new_run("bench", spec, __version__)
+        run_jobs(spec, run, store, pending_jobs(spec, set()), workers=1)
+        data = run_results(store, run, spec)
+        tank, random_ = list(store.games(run, "tank")), list(store.games(run, "random"))
+    assert data["run_id"] == run
+    assert [s["strategy"] for s in data["results"]] == ["tank", "random"]
+    first = data["results"][0]
+    assert {k: v for k, v in first.items() if not k.startswith("ms_")} == {
+        **{k: v for k, v in summarize(tank).items() if not k.startswith("ms_")},
+        "run_id": run, "strategy": "tank", "rules": "7x7x9", "first_click": "safe",
+        "noise": None, "start": "3,3", "seed": 42,
+    }
+    assert data["comparisons"] == [comparison_json("tank", "random", compare(tank, random_))]
+    assert isinstance(first["games"], int) and first["games"] == 6
+    assert all(isinstance(r, GameRow) for r in tank)

@@ -1,0 +1,243 @@
+"""The SQLite store: runs, games, what it refuses to open, and that reading never writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from minesolver import __version__
+from minesolver.bench import GameRow, RunSpec, Store, StoreError
+from minesolver.errors import InputError
+from minesolver.rules import Rules
+
+SPEC = RunSpec(points=(Rules(7, 7, 9),), strategies=("tank", "random"), games=12, seed=42)
+
+
+def outcome(row):
+    """What a game's result is, without its timing."""
+    return (row.strategy, row.game_index, row.seed, row.rules, row.first_click, row.start,
+            row.won, row.clicks, row.guesses, row.bbbv, row.opened, row.safe_cells)
+
+
+def outcomes(store, run_id):
+    return [outcome(r) for r in store.games(run_id)]
+
+
+def game_row(index, *, strategy="tank", won=True, seed=None, run_id="r1"):
+    return GameRow(
+        run_id=run_id, strategy=strategy, game_index=index,
+        seed=index if seed is None else seed, rules="7x7x9", first_click="safe",
+        start="corner", won=won, clicks=5, guesses=1, bbbv=12, seconds=0.002, opened=40,
+        safe_cells=40, version=__version__,
+    )
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "results.sqlite") as s:
+        yield s
+
+
+# ---------------------------------------------------------------------- runs
+
+
+def test_runs_are_numbered_and_kept(tmp_path):
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        assert store.new_run("bench", SPEC, __version__) == "r1"
+        assert store.new_run("sweep", replace(SPEC, seed=7), __version__) == "r2"
+    with Store(path) as store:  # a new process sees the same runs
+        assert store.new_run("bench", SPEC, __version__) == "r3"
+        runs = store.runs()
+        assert [(r[0], r[1]) for r in runs] == [("r1", "bench"), ("r2", "sweep"), ("r3", "bench")]
+        assert runs[1][3] == replace(SPEC, seed=7)
+        assert store.run_spec("r1") == ("bench", SPEC)
+
+
+def test_run_ids_count_past_nine(store):
+    ids = [store.new_run("bench", SPEC, __version__) for _ in range(11)]
+    assert ids[-2:] == ["r10", "r11"]
+    assert [r[0] for r in store.runs()] == ids
+
+
+def test_an_unknown_run_is_a_store_error(store):
+    with pytest.raises(StoreError, match="no run 'r9'") as info:
+        store.run_spec("r9")
+    assert isinstance(info.value, InputError)
+    store.new_run("bench", SPEC, __version__)
+    with pytest.raises(StoreError, match=r"runs: r1"):
+        store.run_spec("r9")
+
+
+def test_a_file_that_is_not_sqlite_is_a_store_error(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the results you are looking for\n" * 100)
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(path)
+
+
+# ---------------------------------------------------------------------- games
+
+
+def test_games_are_stored_once(store):
+    store.new_run("bench", SPEC, __version__)
+    assert store.add_games([game_row(0), game_row(1), game_row(0, strategy="random")]) == 3
+    # the same key again (a chunk replayed after a crash) is ignored, first result kept
+    assert store.add_games([game_row(1, won=False), game_row(2)]) == 1
+    assert store.done("r1") == {("tank", 0), ("tank", 1), ("tank", 2), ("random", 0)}
+    assert [r.won for r in store.games("r1", "tank")] == [True, True, True]
+    count = store.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert count == 4
+
+
+def test_rows_round_trip_every_field(store):
+    store.new_run("bench", SPEC, __version__)
+    original = replace(game_row(3, seed=2**64 - 1), extra='{"noise": "cautious"}', won=False)
+    store.add_games([original])
+    (back,) = store.games("r1")
+    assert back == original  # a 64-bit seed does not fit SQLite's integers: stored as text
+
+
+def test_games_come_back_by_strategy_then_index(store):
+    store.new_run("bench", SPEC, __version__)
+    rows = [game_row(i, strategy=s) for i in (3, 0, 2, 1) for s in ("tank", "best")]
+    store.add_games(rows)
+    got = [(r.strategy, r.game_index) for r in store.games("r1")]
+    assert got == [("best", i) for i in range(4)] + [("tank", i) for i in range(4)]
+    assert [r.game_index for r in store.games("r1", "tank")] == [0, 1, 2, 3]
+    assert list(store.games("r2")) == []
+
+
+def test_the_schema_has_every_column_the_issue_asks_for(store):
+    columns = {r[1] for r in store.db.execute("PRAGMA table_info(games)")}
+    assert columns >= {
+        "run_id", "rules", "first_click", "start", "strategy", "seed", "game_index", "won",
+        "clicks", "guesses", "bbbv", "seconds", "version",
+    }
+    keys = [r[1] for r in sorted(store.db.execute("PRAGMA table_info(games)"), key=lambda r: r[5])
+            if r[5]]
+    assert keys == ["run_id", "strategy", "game_index"]
+    store.new_run("bench", SPEC, __version__)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.db.execute(
+            "INSERT INTO games VALUES ('r1','tank',0,'1','7x7x9','safe','corner',1,1,1,1,0.1,"
+            "1,1,'0',NULL),('r1','tank',0,'1','7x7x9','safe','corner',1,1,1,1,0.1,1,1,'0',NULL)"
+        )
+
+
+# ---------------------------------------------------------------------- opening a store
+
+
+def files_in(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_create_false_needs_an_existing_store(tmp_path):
+    path = tmp_path / "results.sqlite"
+    with pytest.raises(StoreError, match=r"no results store at .*results\.sqlite"):
+        Store(path, create=False)
+    assert files_in(tmp_path) == []  # nothing was created
+    with Store(path) as store:
+        store.new_run("bench", SPEC, __version__)
+    with Store(path, create=False) as store:
+        assert store.run_spec("r1") == ("bench", SPEC)
+
+
+def test_a_folder_is_not_a_store(tmp_path):
+    for kwargs in ({}, {"create": False}, {"readonly": True}):
+        with pytest.raises(StoreError, match="is a folder, not a results store"):
+            Store(tmp_path, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"create": False}, {"readonly": True}])
+def test_a_foreign_sqlite_file_is_refused_and_left_alone(tmp_path, kwargs):
+    path = tmp_path / "someone_elses.sqlite"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE recipes (name TEXT, minutes INTEGER)")
+        con.execute("INSERT INTO recipes VALUES ('tea', 4)")
+    con.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="a SQLite file but not a minesolver results store"):
+        Store(path, **kwargs)
+    assert path.read_bytes() == before  # no tables added, nothing written
+    assert files_in(tmp_path) == ["someone_elses.sqlite"]
+    with sqlite3.connect(path) as con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master")]
+    con.close()
+    assert tables == ["recipes"]
+
+
+def test_an_empty_sqlite_file_is_only_made_a_store_when_asked(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    sqlite3.connect(path).close()
+    for kwargs in ({"create": False}, {"readonly": True}):
+        with pytest.raises(StoreError, match="not a minesolver results store"):
+            Store(path, **kwargs)
+    with Store(path) as store:
+        assert store.runs() == []
+
+
+def test_readonly_reads_and_never_writes(tmp_path):
+    path = tmp_path / "results.sqlite"
+    with pytest.raises(StoreError, match="no results store at"):
+        Store(path, readonly=True)
+    assert files_in(tmp_path) == []
+    with Store(path) as store:
+        store.new_run("bench", SPEC, __version__)
+        store.add_games([game_row(0), game_row(1, won=False)])
+    # the writer is closed: SQLite folded its journal back into the file
+    assert files_in(tmp_path) == ["results.sqlite"]
+    before = path.read_bytes()
+    stamp = path.stat().st_mtime_ns
+    with Store(path, readonly=True) as store:
+        assert [r[0] for r in store.runs()] == ["r1"]
+        assert store.run_spec("r1") == ("bench", SPEC)
+        assert [r.won for r in store.games("r1")] == [True, False]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.new_run("bench", SPEC, __version__)
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.add_games([game_row(2)])
+    assert path.read_bytes() == before
+    assert path.stat().st_mtime_ns == stamp
+    assert files_in(tmp_path) == ["results.sqlite"]  # no journal files made beside it
+
+
+def test_readonly_reads_beside_a_running_writer(tmp_path):
+    path = tmp_path / "results.sqlite"
+    with Store(path) as writer:
+        writer.new_run("bench", SPEC, __version__)
+        writer.add_games([game_row(0)])
+        assert "results.sqlite-wal" in files_in(tmp_path)  # the writer's journal is live
+        with Store(path, readonly=True) as reader:
+            assert [r.game_index for r in reader.games("r1")] == [0]
+            writer.add_games([game_row(1)])
+            assert [r.game_index for r in reader.games("r1")] == [0, 1]  # sees new games
+
+
+def test_readonly_opens_a_store_on_a_read_only_file(tmp_path):
+    path = tmp_path / "results.sqlite"
+    with Store(path) as store:
+        store.new_run("bench", SPEC, __version__)
+    path.chmod(0o444)
+    try:
+        with Store(path, readonly=True) as store:
+            assert store.run_spec("r1")[1] == SPEC
+    finally:
+        path.chmod(0o644)
+
+
+def test_a_store_of_an_older_version_is_read(tmp_path):
+    # minesolver 0.1 wrote its specs with rules as strings
+    path = tmp_path / "old.sqlite"
+    with Store(path) as store:
+        store.db.execute(
+            "INSERT INTO runs VALUES ('r1', 'bench', '2025-01-01 00:00:00', ?, '0.1.0')",
+            ('{"extra": {}, "first_click": "safe", "games": 12, "layouts": null, '
+             '"noise": null, "points": [], "rules": "7x7x9", "seed": 42, "start": "corner", '
+             '"strategies": ["tank", "random"]}',),
+        )
+        store.db.commit()
+    with Store(path, readonly=True) as store:
+        assert store.run_spec("r1") == ("bench", SPEC)

@@ -1,0 +1,228 @@
+"""`minesolver analyze` through the real entry points, in a fresh process each time."""
+
+from __future__ import annotations
+
+import json
+import sys
+from math import comb
+
+import numpy as np
+import pytest
+from support import FIXTURES, assert_one_error_line, load_fixture, run_cli
+
+from minesolver import Position
+from minesolver.analysis import analyze
+
+# the file and board, then serialize.analysis_json: the web app's analysis shape
+KEYS = {"file", "width", "height", "mines", "prob", "safe", "mine", "solutions", "fronts",
+        "seconds"}
+
+
+def fixture_path(fid):
+    return str(FIXTURES / f"{fid}.mine")
+
+
+def reference(fid):
+    return np.array(json.loads((FIXTURES / f"{fid}.probs.json").read_text())["prob"])
+
+
+def json_lines(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+
+# ---------------------------------------------------------------------- help
+
+
+def test_analyze_help():
+    result = run_cli("analyze", "--help")
+    assert result.returncode == 0
+    assert "--json" in result.stdout
+    assert ".mine" in result.stdout
+
+
+def test_usage_errors_are_one_line():
+    assert_one_error_line(run_cli("analyze"))  # no files
+    assert_one_error_line(run_cli("analyze", "--bogus", fixture_path("0001")), "--bogus")
+    assert_one_error_line(run_cli("no-such-command"), "no-such-command")
+
+
+# ---------------------------------------------------------------------- human output
+
+
+def test_human_output(entry):
+    result = run_cli("analyze", fixture_path("0001"), entry=entry)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    analysis = analyze(load_fixture("0001"))
+    out = result.stdout
+    assert f"layouts: {analysis.solutions}" in out
+    assert "0001.mine" in out
+    assert "9x9, 10 mines" in out
+    assert f"safe ({len(analysis.safe)})" in out
+
+
+def test_human_output_of_a_huge_count():
+    result = run_cli("analyze", fixture_path("0111"))
+    assert result.returncode == 0, result.stderr
+    digits = len(str(analyze(load_fixture("0111")).solutions))
+    assert f"({digits} digits)" in result.stdout
+    assert f"about 10^{digits - 1}" in result.stdout
+
+
+def test_stdin():
+    text = (FIXTURES / "0031.mine").read_text()
+    result = run_cli("analyze", "--json", "-", input=text)
+    assert result.returncode == 0, result.stderr
+    (record,) = json_lines(result.stdout)
+    assert record["file"] == "-"
+    assert np.abs(np.array(record["prob"]) - reference("0031")).max() <= 1e-9
+    human = run_cli("analyze", "-", input=text)
+    assert human.returncode == 0
+    assert f"layouts: {analyze(load_fixture('0031')).solutions}" in human.stdout
+
+
+# ---------------------------------------------------------------------- --json
+
+
+def test_json_output(entry):
+    fids = ["0001", "0061", "0111"]
+    result = run_cli("analyze", "--json", *[fixture_path(f) for f in fids], entry=entry)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    records = json_lines(result.stdout)
+    assert len(records) == len(fids)
+    assert len(result.stdout.splitlines()) == len(fids)  # one object per line
+    for fid, record in zip(fids, records, strict=True):
+        assert set(record) == KEYS
+        position = load_fixture(fid)
+        assert record["file"] == fixture_path(fid)
+        assert (record["width"], record["height"], record["mines"]) == (
+            position.width,
+            position.height,
+            position.mines,
+        )
+        prob = np.array(record["prob"])
+        assert prob.shape == (position.height, position.width)
+        assert np.abs(prob - reference(fid)).max() <= 1e-9
+        for r in range(position.height):
+            for c in range(position.width):
+                if not position.is_covered(r, c):
+                    assert record["prob"][r][c] == 0
+                elif position.is_flagged(r, c):
+                    assert record["prob"][r][c] == 1
+        analysis = analyze(position)
+        assert isinstance(record["solutions"], str)
+        assert record["solutions"] == str(analysis.solutions)
+        assert [tuple(cell) for cell in record["safe"]] == analysis.safe
+        assert [tuple(cell) for cell in record["mine"]] == analysis.mines  # flags included
+        flags = [(r, c) for r in range(position.height) for c in range(position.width)
+                 if position.is_flagged(r, c)]
+        assert set(flags) <= {tuple(cell) for cell in record["mine"]}
+        assert [(f["boxes"], f["min_mines"], f["max_mines"]) for f in record["fronts"]] == [
+            (f.boxes, f.min_mines, f.max_mines) for f in analysis.fronts
+        ]
+        assert [[tuple(c) for c in f["cells"]] for f in record["fronts"]] == [
+            list(f.cells) for f in analysis.fronts
+        ]
+        assert isinstance(record["seconds"], float) and record["seconds"] >= 0
+
+
+def test_json_counts_beyond_python_int_string_limit(tmp_path):
+    # comb(40000, 20000) has over 12000 digits, past Python's default 4300-digit limit
+    path = tmp_path / "open.mine"
+    path.write_text(Position.covered(200, 200, 20000).to_text())
+    result = run_cli("analyze", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    (record,) = json_lines(result.stdout)
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert int(record["solutions"]) == comb(40000, 20000)
+    finally:
+        sys.set_int_max_str_digits(old)
+    assert np.allclose(record["prob"], 0.5)
+
+
+def test_json_known_mines_and_blanks(tmp_path):
+    path = tmp_path / "marks.mine"
+    path.write_text("4x1x2\nM1.H\n")
+    result = run_cli("analyze", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    (record,) = json_lines(result.stdout)
+    assert record["prob"] == [[1, 0, 0, 1]]
+    assert record["mine"] == [[0, 0], [0, 3]]
+    assert record["safe"] == []
+    assert record["solutions"] == "1"
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def test_bad_file_among_good_ones(tmp_path, entry):
+    bad = tmp_path / "bad.mine"
+    bad.write_text("3x1x1\nHxH\n")
+    good = [fixture_path("0002"), fixture_path("0045")]
+    result = run_cli("analyze", "--json", good[0], str(bad), good[1], entry=entry)
+    assert_one_error_line(result, str(bad), "line 2, column 2", "'x'")
+    records = json_lines(result.stdout)
+    assert [r["file"] for r in records] == good  # the good files are still analysed
+    for fid, record in zip(["0002", "0045"], records, strict=True):
+        assert np.abs(np.array(record["prob"]) - reference(fid)).max() <= 1e-9
+
+
+def test_bad_file_in_human_mode(tmp_path):
+    bad = tmp_path / "bad.mine"
+    bad.write_text("9x9x10\n")
+    result = run_cli("analyze", str(bad), fixture_path("0003"))
+    assert_one_error_line(result, "bad.mine", "line 2")
+    assert "0003.mine" in result.stdout
+
+
+def test_missing_file(tmp_path):
+    missing = tmp_path / "nope.mine"
+    assert_one_error_line(run_cli("analyze", str(missing)), "nope.mine")
+
+
+def test_directory(tmp_path):
+    assert_one_error_line(run_cli("analyze", str(tmp_path)), str(tmp_path), "directory")
+
+
+def test_inconsistent_position(tmp_path):
+    path = tmp_path / "wrong.mine"
+    path.write_text("3x1x1\n2HH\n")
+    assert_one_error_line(run_cli("analyze", str(path)), "wrong.mine", "(0, 0)")
+    path.write_text("3x1x5\n1HH\n")
+    assert_one_error_line(run_cli("analyze", "--json", str(path)), "wrong.mine", "5 mines")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        bytes(range(256)),  # not UTF-8
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        b"\x00\x01\x02\x03",  # valid UTF-8, not a position
+        b"\xef\xbb\xbf9x9x10\n",  # byte-order mark
+    ],
+)
+def test_binary_file(tmp_path, data):
+    path = tmp_path / "board.bin"
+    path.write_bytes(data)
+    assert_one_error_line(run_cli("analyze", str(path)), "board.bin")
+
+
+def test_empty_stdin():
+    assert_one_error_line(run_cli("analyze", "-", input=""), "empty text")
+
+
+def test_several_errors_one_line_each(tmp_path):
+    a, b = tmp_path / "a.mine", tmp_path / "b.mine"
+    a.write_text("nonsense\n")
+    b.write_text("2x1x1\nHH\nHH\n")
+    result = run_cli("analyze", str(a), fixture_path("0004"), str(b))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert all(line.startswith("minesolver: error:") for line in lines)
+    assert "a.mine" in lines[0] and "b.mine" in lines[1]

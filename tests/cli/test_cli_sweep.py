@@ -1,0 +1,142 @@
+"""``minesolver sweep``: win rate against density and first-click rule, as CSV and PNG."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+
+import pytest
+from PIL import Image
+from support import assert_one_error_line, run_cli
+
+from minesolver.bench import wilson
+from minesolver.bench.sweep import COLUMNS
+
+
+def sweep(tmp_path, *args, name="sweep", db="results.sqlite"):
+    csv_path, png = tmp_path / f"{name}.csv", tmp_path / f"{name}.png"
+    result = run_cli("sweep", "--json", "--db", str(tmp_path / db), "--csv", str(csv_path),
+                     "--plot", str(png), *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), csv_path, png
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def untimed(table):
+    return [{k: v for k, v in row.items() if k != "ms_per_game_mean"} for row in table]
+
+
+ARGS = ("--size", "6x5", "--densities", "0.1:0.2:0.05", "--first-click", "safe",
+        "--first-click", "none", "--games", "8", "--strategy", "tank", "--strategy", "random",
+        "--seed", "4")
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_sweep_writes_csv_and_png_from_the_stored_games(tmp_path):
+    data, csv_path, png = sweep(tmp_path, *ARGS, "--workers", "2")
+    table = read_csv(csv_path)
+    assert list(table[0]) == COLUMNS
+    # 6x5 board: densities 0.1, 0.15, 0.2 -> 3, 4 (4.5 rounds to even), 6 mines
+    mines = [3, 4, 6]
+    expected = [(s, fc, m) for s in ("tank", "random") for fc in ("safe", "none") for m in mines]
+    assert [(r["strategy"], r["first_click"], int(r["mines"])) for r in table] == expected
+    with sqlite3.connect(str(tmp_path / "results.sqlite")) as con:
+        stored = con.execute(
+            "SELECT strategy, game_index, rules, first_click, won FROM games"
+        ).fetchall()
+    assert len(stored) == 2 * 6 * 8
+    for k, row in enumerate(table):
+        point = k % 6
+        games = [g for g in stored if g[0] == row["strategy"] and g[1] // 8 == point]
+        assert len(games) == 8 == int(row["games"])
+        assert {(g[2], g[3]) for g in games} == {(f"6x5x{row['mines']}", row["first_click"])}
+        wins = sum(g[4] for g in games)
+        assert int(row["wins"]) == wins
+        assert float(row["win_rate"]) == pytest.approx(wins / 8)
+        assert (float(row["ci_lo"]), float(row["ci_hi"])) == pytest.approx(wilson(wins, 8))
+        assert float(row["density"]) == pytest.approx(int(row["mines"]) / 30)
+        assert (row["width"], row["height"], row["noise"]) == ("6", "5", "none")
+        if row["first_click"] == "none":  # the unprotected first click is a guess
+            assert float(row["needs_guess"]) == 1.0
+        assert 0 <= float(row["open_rate"]) <= 1
+    # --json prints the same table
+    assert data["run_id"] == "r1"
+    assert (data["csv"], data["plot"]) == (str(csv_path), str(png))
+    assert len(data["points"]) == len(table)
+    for point, row in zip(data["points"], table, strict=True):
+        assert point["wins"] == int(row["wins"])
+        assert point["win_rate"] == pytest.approx(float(row["win_rate"]))
+    with Image.open(png) as image:
+        assert image.format == "PNG"
+        assert image.size == (1320, 528)  # 12 x 4.8 inches at 110 dpi
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+        assert len(colours) > 10  # something was drawn
+
+
+def test_human_output(tmp_path):
+    result = run_cli("sweep", "--size", "5x5", "--densities", "0.2", "--games", "4",
+                     "--strategy", "tank", "--db", str(tmp_path / "r.sqlite"), "--csv",
+                     str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png"), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "5x5x5" in result.stdout and "density 20.0%: win" in result.stdout
+    assert f"wrote {tmp_path / 's.csv'} and {tmp_path / 's.png'}" in result.stdout
+    assert result.stderr == ""
+
+
+def test_sweep_results_do_not_depend_on_workers(tmp_path):
+    one, csv_one, _ = sweep(tmp_path, *ARGS, "--workers", "1", name="one")
+    two, csv_two, _ = sweep(tmp_path, *ARGS, "--workers", "2", name="two")
+    assert (one["run_id"], two["run_id"]) == ("r1", "r2")
+    assert untimed(read_csv(csv_one)) == untimed(read_csv(csv_two))
+
+
+def test_a_sweep_with_lost_games_resumes_to_the_same_table(tmp_path):
+    _, csv_path, _ = sweep(tmp_path, *ARGS, "--workers", "2", name="first")
+    before = untimed(read_csv(csv_path))
+    db = tmp_path / "results.sqlite"
+    with sqlite3.connect(str(db)) as con:  # as if the run had been killed
+        con.execute("DELETE FROM games WHERE game_index % 3 = 1 OR game_index > 40")
+        left = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 0 < left < 96
+    _, csv_path, _ = sweep(tmp_path, "--resume", "r1", "--workers", "2", name="resumed")
+    assert untimed(read_csv(csv_path)) == before
+    with sqlite3.connect(str(db)) as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 96
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--size", "6by5"], ["cannot read board size '6by5'"]),
+        (["--densities", "0.1,2"], ["strictly between 0 and 1"]),
+        (["--densities", "x"], ["cannot read densities 'x'"]),
+        (["--strategy", "nope"], ["unknown strategy 'nope'"]),
+        (["--start", "9,9"], ["off the 6x5 board"]),
+        (["--first-click", "maybe"], ["--first-click"]),
+        (["--resume", "r3"], ["no results store at"]),
+    ],
+)
+def test_user_errors_are_one_line(tmp_path, args, needles):
+    result = run_cli("sweep", "--size", "6x5", "--densities", "0.2", "--games", "2", "--db",
+                     str(tmp_path / "r.sqlite"), "--csv", str(tmp_path / "s.csv"), "--plot",
+                     str(tmp_path / "s.png"), *args)
+    assert_one_error_line(result, *needles)
+    assert not (tmp_path / "s.csv").exists()
+    assert not (tmp_path / "r.sqlite").exists()  # refused before the store is touched
+
+
+def test_resume_of_a_bench_is_refused(tmp_path):
+    db = tmp_path / "r.sqlite"
+    bench = run_cli("bench", "--rules", "5x5x3", "--games", "2", "--strategy", "tank", "--db",
+                    str(db), "--workers", "1", "--json")
+    assert bench.returncode == 0, bench.stderr
+    result = run_cli("sweep", "--resume", "r1", "--db", str(db), "--csv",
+                     str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png"))
+    assert_one_error_line(result, "run r1 is a bench run, not a sweep")

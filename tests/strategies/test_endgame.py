@@ -1,0 +1,222 @@
+"""Endgame search against a brute-force game tree on tiny boards (the endgame's perft).
+
+The reference below shares no code with :mod:`minesolver.strategies.endgame`: it lists
+layouts by trying every placement of the mines left, and values a set of layouts by
+trying every cell, with no memo keyed on anything but the set, no pruning and no free
+reveals (opening a certainly-safe cell is an ordinary move; it never hurts, so the value
+is the same as the engine's, which opens such cells for free).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations
+
+import pytest
+from support import neighbours_of, numbers_of, open_area
+
+from minesolver.codes import COVERED, FLAG
+from minesolver.play import play_game
+from minesolver.position import Position
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+from minesolver.strategies.endgame import best_endgame_move, win_probability
+
+TOL = 1e-9
+
+
+# ---------------------------------------------------------------------- the reference
+
+
+def reference_layouts(position):
+    """Every set of mine cells (flags included) the position's numbers and total allow."""
+    w, h, cells = position.width, position.height, position.cells
+    unknown = [i for i, code in enumerate(cells) if code == COVERED]
+    flags = frozenset(i for i, code in enumerate(cells) if code == FLAG)
+    numbers = [(i, code) for i, code in enumerate(cells) if code <= 8]
+    left = position.mines - len(flags)
+    out = []
+    if not 0 <= left <= len(unknown):
+        return out
+    for chosen in combinations(unknown, left):
+        mines = flags | frozenset(chosen)
+        if all(numbers_of(w, h, mines, i) == n for i, n in numbers):
+            out.append(mines)
+    return out
+
+
+class GameTree:
+    """Win probability of perfect play over a set of equally likely layouts."""
+
+    def __init__(self, position):
+        self.w, self.h = position.width, position.height
+        self.unknown = [i for i, code in enumerate(position.cells) if code == COVERED]
+        self.value = cache(self._value)
+
+    def outcomes(self, layouts, cell):
+        """The layouts that survive opening ``cell``, grouped by the number it shows."""
+        groups = {}
+        for mines in layouts:
+            if cell not in mines:
+                groups.setdefault(numbers_of(self.w, self.h, mines, cell), []).append(mines)
+        return [frozenset(g) for g in groups.values()]
+
+    def move_value(self, layouts, cell):
+        groups = self.outcomes(layouts, cell)
+        if groups == [layouts]:  # safe everywhere and the same number everywhere: no news
+            return self.value(layouts)
+        return sum(len(g) * self.value(g) for g in groups) / len(layouts)
+
+    def _value(self, layouts):
+        if len(layouts) == 1:
+            return 1.0  # the player knows the board
+        best = 0.0
+        for cell in self.unknown:
+            groups = self.outcomes(layouts, cell)
+            if not groups or groups == [layouts]:
+                continue  # a certain mine, or a move that teaches nothing
+            best = max(best, sum(len(g) * self.value(g) for g in groups) / len(layouts))
+        return best
+
+
+@cache
+def reference(position):
+    """``(layouts, tree, optimum)`` of a position (positions are hashable values)."""
+    layouts = frozenset(reference_layouts(position))
+    tree = GameTree(position)
+    return layouts, tree, tree.value(layouts)
+
+
+# ---------------------------------------------------------------------- positions
+
+
+def tiny_position(rnd, width, height, mines, *, flags=False):
+    """A random layout with some of its safe cells open (a played area or scattered)."""
+    n = width * height
+    layout = set(rnd.sample(range(n), mines))
+    safe = [i for i in range(n) if i not in layout]
+    if rnd.random() < 0.5:
+        opened = open_area(rnd, width, height, layout, rnd.randint(1, max(1, len(safe) // 2)))
+    else:
+        opened = {i for i in safe if rnd.random() < 0.4}
+    cells = bytearray([COVERED]) * n
+    for i in opened:
+        cells[i] = numbers_of(width, height, layout, i)
+    if flags:
+        for i in layout:
+            if rnd.random() < 0.3:
+                cells[i] = FLAG
+    return Position(width, height, mines, bytes(cells)), layout
+
+
+def tiny_positions(count, seed):
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        width, height = rnd.choice([(3, 3), (4, 3), (3, 4), (4, 4), (5, 3)])
+        mines = rnd.randint(1, 4)
+        position, _ = tiny_position(rnd, width, height, mines, flags=rnd.random() < 0.3)
+        covered = sum(1 for code in position.cells if code == COVERED)
+        if covered == 0 or covered == mines - sum(code == FLAG for code in position.cells):
+            continue  # nothing left to open
+        found = len(reference_layouts(position))
+        if found > 150:
+            continue  # keep the reference tree small
+        if found == 1 and rnd.random() < 0.8:
+            continue  # solved positions are easy: keep only a few
+        out.append(position)
+    return out
+
+
+POSITIONS = tiny_positions(200, seed=2024)
+
+
+# ---------------------------------------------------------------------- the comparisons
+
+
+def test_the_reference_agrees_with_hand_values():
+    # a blind 50/50
+    p = Position.from_text("2x1x1\nHH\n")
+    assert GameTree(p).value(frozenset(reference_layouts(p))) == 0.5
+    # one mine in a row of three: an end survives 2/3 and its number then tells all;
+    # the middle survives 2/3 but always shows 1, leaving a 50/50 (1/3)
+    p = Position.from_text("3x1x1\nHHH\n")
+    layouts = frozenset(reference_layouts(p))
+    tree = GameTree(p)
+    assert tree.value(layouts) == pytest.approx(2 / 3)
+    assert tree.move_value(layouts, 1) == pytest.approx(1 / 3)
+    assert win_probability(p) == pytest.approx(2 / 3, abs=TOL)
+    assert best_endgame_move(p).cell in ((0, 0), (0, 2))
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_endgame_equals_the_game_tree(index):
+    position = POSITIONS[index]
+    layouts, tree, optimum = reference(position)
+    assert win_probability(position) == pytest.approx(optimum, abs=TOL), str(position)
+    result = best_endgame_move(position)
+    assert result is not None, str(position)
+    assert result.win_chance == pytest.approx(optimum, abs=TOL), str(position)
+    assert result.layouts == len(layouts)
+    # the chosen cell is covered, may be safe, and achieves the optimum
+    r, c = result.cell
+    cell = r * position.width + c
+    assert position.cells[cell] == COVERED
+    alive = sum(1 for mines in layouts if cell not in mines)
+    assert alive > 0
+    assert result.safety == pytest.approx(alive / len(layouts), abs=TOL)
+    assert tree.move_value(layouts, cell) == pytest.approx(optimum, abs=TOL), str(position)
+
+
+def test_positions_cover_more_than_trivial_cases():
+    sizes = [len(reference(p)[0]) for p in POSITIONS]
+    values = [reference(p)[2] for p in POSITIONS]
+    assert sum(v == 1.0 for v in values) >= 10
+    assert sum(v < 1.0 for v in values) >= 60
+    assert sum(n >= 10 for n in sizes) >= 30
+    assert sum(0 < v < 0.5 for v in values) >= 3  # harder than a single coin flip
+
+
+def test_a_solved_position_has_nothing_to_search():
+    # the only covered cell is the mine: the game is won, no move is left
+    position = Position.from_text("2x1x1\n1H\n")
+    assert best_endgame_move(position) is None
+    assert win_probability(position) == 1.0
+
+
+def test_too_many_layouts_gives_up():
+    position = Position.covered(5, 5, 5)  # C(25, 5) layouts
+    assert best_endgame_move(position, max_layouts=400) is None
+    with pytest.raises(ValueError, match="more than 400 layouts"):
+        win_probability(position, max_layouts=400)
+
+
+def test_a_tiny_budget_gives_up_rather_than_guess():
+    position = Position.covered(4, 3, 3)  # 220 layouts, a deep tree
+    assert best_endgame_move(position, budget=1) is None
+
+
+def test_endgames_met_in_play_equal_the_game_tree():
+    """Positions best met in real games on small boards, with its move's win chance."""
+    checked = 0
+    for seed in range(30):
+        steps = []
+        play_game(Rules(5, 5, 5), find_strategy("best"), seed=seed, observer=steps.append)
+        for step in steps[1:]:
+            for move in step.moves:
+                if move.reason != "endgame":
+                    continue
+                layouts = frozenset(reference_layouts(step.position))
+                if len(layouts) > 150:
+                    continue
+                optimum = GameTree(step.position).value(layouts)
+                assert move.win_chance == pytest.approx(optimum, abs=TOL)
+                checked += 1
+    assert checked >= 5
+
+
+def test_neighbour_helper_matches_the_board():
+    # the reference leans on support's helpers; make sure they mean what we think
+    assert sorted(neighbours_of(3, 3, 4)) == [0, 1, 2, 3, 5, 6, 7, 8]
+    assert numbers_of(3, 1, {2}, 1) == 1 and numbers_of(3, 1, {2}, 0) == 0

@@ -1,0 +1,320 @@
+"""Strategies: the registry, and the invariants every move must keep, checked step by step.
+
+Every strategy is played on many seeded small games with an observer that re-analyses
+each position it was shown, independently of the strategy's own analysis:
+
+* no strategy ever opens a cell the position proves to be a mine;
+* ``tank`` and ``best`` never guess while a certainly-safe cell exists;
+* a deduction is safe in the real layout, and the risk a move reports is the exact one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from minesolver.analysis import analyze
+from minesolver.codes import COVERED, MINE
+from minesolver.errors import OffBoardError, OptionError
+from minesolver.game import Game
+from minesolver.minefield import Layout
+from minesolver.play import Step, play_game
+from minesolver.position import Position
+from minesolver.rules import BEGINNER, Rules, RulesError
+from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
+from minesolver.strategies.best import forced_guess
+
+BUILTIN = {"best", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
+
+# every built-in strategy, and the options that change how best and sampling decide
+STRATEGY_NAMES = [
+    "random",
+    "max-constraint",
+    "mean-constraint",
+    "tank",
+    "sampling",
+    "sampling:method=reject,samples=50",
+    "best",
+    "best:endgame=off",
+    "best:lookahead=off,forced=off",
+    "best:dead=off,off_edge=off,cutoff=0.5",
+    "best:endgame_layouts=20",
+]
+EXACT = ("tank", "best")  # the strategies that never guess while a safe cell exists
+
+BOARDS = [
+    (BEGINNER, 6),
+    (Rules(5, 5, 5), 8),
+    (Rules(6, 4, 6), 8),
+    (Rules(7, 7, 11), 6),
+]
+FIRST_CLICKS = ["safe", "opening", "none"]
+
+
+# ---------------------------------------------------------------------- the registry
+
+
+def test_every_builtin_is_registered_with_a_summary():
+    # importing minesolver.strategies registers the built-ins: nothing to load first
+    assert set(STRATEGIES.names()) >= BUILTIN
+    assert all(name in STRATEGIES for name in BUILTIN)
+    assert [name for name, _ in STRATEGIES.summaries()] == STRATEGIES.names()
+    for name in BUILTIN:
+        strategy = find_strategy(name)
+        assert strategy.name == name
+        assert strategy.label == name
+        summary = STRATEGIES[name].summary
+        assert summary and "\n" not in summary
+
+
+def test_options_are_parsed_and_kept_in_the_label():
+    best = find_strategy("best:endgame=off,cutoff=0.8,endgame_layouts=50")
+    assert (best.endgame, best.cutoff, best.endgame_layouts) == (False, 0.8, 50)
+    assert best.lookahead is True  # untouched options keep their defaults
+    assert best.label == "best:endgame=off,cutoff=0.8,endgame_layouts=50"
+    for text, value in [("on", True), ("true", True), ("1", True), ("off", False), ("0", False)]:
+        assert find_strategy(f"best:forced={text}").forced is value
+    sampling = find_strategy("sampling:method=reject,samples=7")
+    assert (sampling.method, sampling.samples) == ("reject", 7)
+
+
+@pytest.mark.parametrize(
+    ("name", "needles"),
+    [
+        ("nope", ["unknown strategy 'nope'", "best", "tank"]),
+        ("best:nope=1", ["no option 'nope'", "endgame"]),
+        ("best:endgame", ["needs a value"]),
+        ("best:endgame=maybe", ["endgame", "bool"]),
+        ("best:cutoff=high", ["cutoff", "float"]),
+        ("best:endgame_layouts=1.5", ["endgame_layouts", "int"]),
+        ("tank:x=1", ["no option 'x'", "none"]),
+        ("sampling:method=magic", ["front or reject"]),
+        ("sampling:samples=0", ["positive"]),
+    ],
+)
+def test_bad_names_and_options_are_strategy_errors(name, needles):
+    with pytest.raises(StrategyError) as info:
+        find_strategy(name)
+    assert isinstance(info.value, OptionError)
+    assert isinstance(info.value, ValueError)
+    for needle in needles:
+        assert needle in str(info.value)
+
+
+def test_move_describes_itself():
+    assert Move((2, 3)).describe() == "open (2, 3): deduction"
+    text = Move((0, 1), reason="guess", probability=0.125).describe()
+    assert text == "open (0, 1): guess at 12.5% mine risk"
+    text = Move((4, 4), reason="endgame", probability=0.5, win_chance=0.25).describe()
+    assert text == "open (4, 4): endgame at 50.0% mine risk, win chance 25.0%"
+    assert Move((1, 1), action="flag").describe().startswith("flag (1, 1)")
+
+
+# ---------------------------------------------------------------------- the invariants
+
+
+@dataclass
+class Referee:
+    """Observer that re-analyses every position a strategy was shown and checks its moves."""
+
+    exact: bool
+    steps: list[tuple[Step, object]] = field(default_factory=list)
+    guesses: int = 0
+
+    def __call__(self, step: Step) -> None:
+        if step.index == 0:
+            assert [m.reason for m in step.moves] == ["first"]
+            return
+        position = step.position
+        analysis = analyze(position)
+        self.steps.append((step, analysis))
+        assert step.moves, "a strategy returned no move"
+        w = position.width
+        for move in step.moves:
+            r, c = move.cell
+            assert position.cells[r * w + c] == COVERED, f"{move} is not a covered cell"
+            num, den = analysis.exact(r * w + c)
+            if move.action == "flag":
+                assert num == den, f"{move} flags a cell that is not a proven mine"
+                continue
+            assert num != den, f"{move} opens a proven mine in\n{position}"
+            if move.reason == "deduction":
+                assert num == 0, f"{move} is called a deduction but has risk {num}/{den}"
+            else:
+                assert move.reason in ("guess", "forced", "endgame")
+                assert move.probability == pytest.approx(num / den, abs=1e-9), move
+                self.guesses += num > 0
+        if self.exact and analysis.safe:
+            safe = set(analysis.safe)
+            for move in step.moves:
+                assert move.action == "reveal" and move.reason == "deduction", (
+                    f"{move} while {len(safe)} cells are certainly safe"
+                )
+                assert move.cell in safe
+
+    def check_layout(self, mines: set[int]) -> None:
+        """Every deduction was safe on the real board."""
+        for step, _ in self.steps:
+            w = step.position.width
+            for move in step.moves:
+                if move.reason == "deduction":
+                    r, c = move.cell
+                    assert r * w + c not in mines, f"deduction {move} hit a mine"
+
+
+def assert_lost_on_a_risky_move(record, referee):
+    """A lost game ended on a guess (or an unprotected first click), never a deduction."""
+    w = record.rules.width
+    exploded = [i for i, code in enumerate(record.final.cells) if code == MINE]
+    assert len(exploded) == 1
+    cell = divmod(exploded[0], w)
+    if not referee.steps:
+        assert record.rules.first_click == "none" and record.start == cell
+        return
+    last, analysis = referee.steps[-1]
+    (move,) = [m for m in last.moves if m.cell == cell]
+    assert move.reason != "deduction"
+    assert analysis.exact(exploded[0])[0] > 0  # it was a risk, not a certain mine either
+
+
+def play_refereed(rules, name, seed, start="corner"):
+    strategy = find_strategy(name)
+    referee = Referee(exact=strategy.name in EXACT)
+    record = play_game(rules, strategy, seed=seed, start=start, observer=referee)
+    referee.check_layout(set(record.layout.mines))
+    return record, referee
+
+
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+@pytest.mark.parametrize("first_click", FIRST_CLICKS)
+def test_moves_keep_the_invariants(name, first_click):
+    played = won = 0
+    for base, games in BOARDS:
+        rules = base.with_first_click(first_click)
+        for k in range(games):
+            seed = 1000 * k + 7
+            start = "center" if k % 2 else "corner"
+            record, referee = play_refereed(rules, name, seed, start=start)
+            played += 1
+            won += record.won
+            if not record.won:
+                assert_lost_on_a_risky_move(record, referee)
+            # a game counts its risky guesses, plus the first click when it is not protected
+            assert record.guesses == referee.guesses + (first_click == "none")
+            assert 0 <= record.opened <= record.safe_cells
+            assert record.won == (record.opened == record.safe_cells)
+    assert played == sum(games for _, games in BOARDS)
+    if name != "random":
+        assert won > 0  # a sanity check that games are really being played
+
+
+def test_best_takes_the_endgame_move_with_its_exact_win_chance():
+    from minesolver.strategies.endgame import win_probability
+
+    seen = 0
+    for seed in range(40):
+        strategy = find_strategy("best")
+        steps = []
+        play_game(Rules(6, 6, 7), strategy, seed=seed, observer=steps.append)
+        for step in steps[1:]:
+            for move in step.moves:
+                if move.reason == "endgame":
+                    seen += 1
+                    assert move.win_chance == pytest.approx(
+                        win_probability(step.position), abs=1e-9
+                    )
+    assert seen > 5
+
+
+def test_tank_opens_every_safe_cell_at_once_and_otherwise_the_safest():
+    rules = Rules(8, 8, 12)
+    for seed in range(15):
+        steps = []
+        play_game(rules, find_strategy("tank"), seed=seed, observer=steps.append)
+        for step in steps[1:]:
+            analysis = analyze(step.position)
+            if analysis.safe:
+                assert sorted(m.cell for m in step.moves) == sorted(analysis.safe)
+            else:
+                (move,) = step.moves
+                covered = [cell for cell in step.position.covered_cells()]
+                lowest = min(float(analysis.prob[cell]) for cell in covered)
+                assert float(analysis.prob[move.cell]) == pytest.approx(lowest, abs=1e-12)
+
+
+def test_forced_guess_finds_an_isolated_fifty_fifty():
+    # the two covered cells share one mine and nothing else can ever tell them apart
+    position = Position.from_text("3x2x1\nH10\nH10\n")
+    analysis = analyze(position)
+    assert forced_guess(position, analysis) in (0, 3)
+    best = find_strategy("best:endgame=off")
+    best.new_game(Rules(3, 2, 1), 1)
+    (chosen,) = best.moves(position)
+    assert chosen.reason == "forced"
+    assert chosen.cell in ((0, 0), (1, 0))
+    assert chosen.probability == pytest.approx(0.5)
+    # uncertain cells touching a clue next to the pair: opening them may tell it apart
+    spoiled = Position.from_text("3x3x2\nH10\nH21\nHHH\n")
+    assert forced_guess(spoiled, analyze(spoiled)) is None
+
+
+# ---------------------------------------------------------------------- replays
+
+
+@pytest.mark.parametrize("name", ["random", "sampling", "tank", "best"])
+def test_the_same_seed_replays_the_same_game(name):
+    rules = Rules(8, 8, 12, first_click="opening")
+    reused = find_strategy(name)  # new_game must forget the previous game entirely
+    for seed in (1, 2, 3, 4):
+        a = play_game(rules, find_strategy(name), seed=seed)
+        b = play_game(rules, reused, seed=seed)
+        assert (a.won, a.clicks, a.guesses, a.bbbv, a.opened, a.risks) == (
+            b.won, b.clicks, b.guesses, b.bbbv, b.opened, b.risks
+        )
+        assert a.layout == b.layout
+        assert a.final == b.final
+
+
+def test_a_fixed_layout_is_played_as_given():
+    game = Game(Rules(9, 9, 10), seed=11)
+    game.reveal(4, 4)
+    layout = game.layout
+    record = play_game(Rules(9, 9, 10), find_strategy("tank"), seed=5, layout=layout,
+                       start=(4, 4))
+    assert record.layout == layout
+    assert record.bbbv == Game.from_layout(layout).bbbv()
+
+
+@pytest.mark.parametrize("layout", [Layout(8, 9, (0, 1)), Layout(9, 9, (0, 1, 2))])
+def test_a_layout_that_is_not_the_rules_board_is_refused(layout):
+    # the record reports the rules: a board of another size or mine count would make it lie
+    with pytest.raises(RulesError, match="but the rules say 9x9x2"):
+        play_game(Rules(9, 9, 2), find_strategy("tank"), seed=1, layout=layout)
+
+
+def test_a_start_off_the_board_is_refused():
+    with pytest.raises(OffBoardError, match=r"start \(9, 0\) is off the 9x9 board"):
+        play_game(Rules(9, 9, 10), find_strategy("tank"), seed=1, start=(9, 0))
+
+
+class Stuck(Strategy):
+    """A broken plug-in: no move at all, or a move that changes nothing."""
+
+    name = ""  # never registered
+    summary = "a test double"
+
+    def __init__(self, moves: list[Move]) -> None:
+        super().__init__()
+        self.fixed = moves
+
+    def moves(self, position: Position) -> list[Move]:
+        return list(self.fixed)
+
+
+def test_a_strategy_that_cannot_move_is_a_bug_not_the_users_fault():
+    # a RuntimeError (the CLI's "internal error"), not an error of the user's input
+    with pytest.raises(RuntimeError, match="returned no move"):
+        play_game(Rules(5, 5, 3), Stuck([]), seed=1)
+    with pytest.raises(RuntimeError, match="chose moves that change nothing"):
+        play_game(Rules(5, 5, 3), Stuck([Move((0, 0))]), seed=1)
