@@ -7,6 +7,11 @@
   included, matching ``prob`` = 1), ``solutions`` (a decimal string: it can have
   thousands of digits), ``fronts`` and ``seconds``;
 * a **move**: ``{"cell", "action", "reason", "probability", "win_chance", "text"}``;
+* **advice** on a position: ``best``'s move, why, and its exact figures, beside the
+  per-cell ``zero`` chances, the ``dead`` cells and the 50/50 ``pairs``
+  (:func:`advice_json`);
+* a **review** of a played game: the board, its figures and one entry per click
+  (:func:`review_json`);
 * a **step** of a played game: ``{"index", "position", "moves", "opened"}`` (plus
   ``"analysis"`` where it is wanted);
 * a **record** of a finished game: its rules, seed, outcome and figures;
@@ -24,16 +29,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypedDict
 
+from .advice import Advice
 from .analysis import Analysis
 from .play import GameRecord, Step
 from .position import Position
 from .strategies import Move
+from .survey import Survey
 from .variants.flags import FlagsGame, FlagsTurn
 
 __all__ = [
+    "AdviceJson",
     "AnalysisJson",
     "MoveJson",
     "PositionJson",
+    "advice_json",
     "analysis_json",
     "cells_json",
     "decimal",
@@ -138,6 +147,70 @@ def analysis_json(analysis: Analysis, *, digits: int | None = None) -> AnalysisJ
             for front in analysis.fronts
         ],
         "seconds": round(analysis.seconds, 6),
+    }
+
+
+class AdviceJson(TypedDict):
+    cell: list[int]
+    reason: str
+    probability: float
+    safety: float
+    win_chance: float | None
+    survive_two: float
+    zero: float
+    progress: float
+    shows: dict[str, float]
+    dead: bool
+    pair: list[int] | None
+    safe_cells: int
+    text: str
+
+
+def advice_json(
+    advice: Advice | None, survey: Survey | None = None, *, digits: int | None = None
+) -> dict[str, Any]:
+    """``{"advice": ..., "zero", "dead", "pairs", "skipped"}``: ``best``'s move and its
+    exact figures (``null`` when nothing is left to open) and, with ``survey``, the
+    per-cell figures (``zero``: rows of chances of a zero; ``skipped``: why they were
+    not computed, else ``null``); ``digits`` rounds the zero chances.
+
+    >>> from minesolver.advice import advise
+    >>> from minesolver.survey import survey
+    >>> p = Position.from_text("3x1x1\\n1HH\\n")
+    >>> data = advice_json(advise(p), survey(p))
+    >>> data["advice"]["cell"], data["advice"]["reason"], data["zero"], data["pairs"]
+    ([0, 2], 'deduction', [[0.0, 0.0, 0.0]], [])
+    """
+    data: dict[str, Any] = {"advice": None if advice is None else _advice(advice)}
+    if survey is not None:
+        zero = [[float(x) for x in row] for row in survey.zero]
+        if digits is not None:
+            zero = [[round(x, digits) for x in row] for row in zero]
+        data.update(
+            zero=None if survey.skipped else zero,
+            dead=cells_json(survey.dead),
+            pairs=[cells_json(pair) for pair in survey.pairs],
+            skipped=survey.skipped,
+        )
+    return data
+
+
+def _advice(advice: Advice) -> AdviceJson:
+    look = advice.outlook
+    return {
+        "cell": list(advice.cell),
+        "reason": advice.reason,
+        "probability": float(advice.probability),
+        "safety": float(look.safety),
+        "win_chance": advice.win_chance,
+        "survive_two": float(look.survive_two),
+        "zero": float(look.zero),
+        "progress": float(look.progress),
+        "shows": {str(v): float(p) for v, p in look.shows.items()},
+        "dead": look.dead,
+        "pair": None if advice.pair is None else list(advice.pair),
+        "safe_cells": advice.safe_cells,
+        "text": advice.text,
     }
 
 

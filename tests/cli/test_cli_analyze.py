@@ -13,9 +13,10 @@ from support import FIXTURES, assert_one_error_line, load_fixture, run_cli
 from minesolver import Position
 from minesolver.analysis import analyze
 
-# the file and board, then serialize.analysis_json: the web app's analysis shape
+# the file and board, then serialize.analysis_json: the web app's analysis shape, then
+# serialize.advice_json: the advice and the per-cell survey
 KEYS = {"file", "width", "height", "mines", "prob", "safe", "mine", "solutions", "fronts",
-        "seconds"}
+        "seconds", "advice", "zero", "dead", "pairs", "skipped"}
 
 
 def fixture_path(fid):
@@ -226,3 +227,42 @@ def test_several_errors_one_line_each(tmp_path):
     assert len(lines) == 2
     assert all(line.startswith("minesolver: error:") for line in lines)
     assert "a.mine" in lines[0] and "b.mine" in lines[1]
+
+
+# ---------------------------------------------------------------------- advice
+def test_advice_in_json_and_text(tmp_path):
+    from fractions import Fraction
+
+    from minesolver.advice import advise
+    from minesolver.survey import survey
+
+    path = tmp_path / "wall.mine"
+    path.write_text("12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")  # a 50/50 at the wall
+    result = run_cli("analyze", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    (record,) = json_lines(result.stdout)
+    position = Position.from_text(path.read_text())
+    advice, surveyed = advise(position), survey(position)
+    assert record["advice"]["cell"] == list(advice.cell)
+    assert record["advice"]["reason"] == "forced" and record["advice"]["pair"] == [1, 0]
+    assert record["advice"]["probability"] == 0.5
+    assert record["pairs"] == [[[0, 0], [1, 0]]]
+    assert record["dead"] == [list(cell) for cell in surveyed.dead]
+    assert record["skipped"] is None
+    assert record["zero"] == [[float(x) for x in row] for row in surveyed.zero]
+    assert Fraction(record["zero"][0][11]).limit_denominator(10**6) == surveyed.zero[0][11]
+    text = run_cli("analyze", str(path))
+    assert text.returncode == 0, text.stderr
+    assert f"advice: {advice.text}" in text.stdout
+    assert "50/50 pairs (1): (0, 0)-(1, 0)" in text.stdout
+    assert "likeliest zeros" in text.stdout
+    plain = run_cli("analyze", "--no-advice", "--json", str(path))
+    assert "advice" not in json_lines(plain.stdout)[0]
+
+
+def test_advice_of_a_position_with_nothing_left_to_open(tmp_path):
+    path = tmp_path / "done.mine"
+    path.write_text("3x1x1\n1F1\n")
+    (record,) = json_lines(run_cli("analyze", "--json", str(path)).stdout)
+    assert record["advice"] is None
+    assert "nothing left to open" in run_cli("analyze", str(path)).stdout

@@ -1,4 +1,4 @@
-"""``minesolver analyze``: exact probabilities of positions given as .mine text."""
+"""``minesolver analyze``: exact probabilities of positions given as .mine text, and advice."""
 
 from __future__ import annotations
 
@@ -9,12 +9,14 @@ from typing import Any
 
 import click
 
+from ..advice import advise
 from ..analysis import Analysis, analyze
 from ..errors import InputError
 from ..position import Position
-from ..serialize import analysis_json
+from ..serialize import advice_json, analysis_json
+from ..survey import survey
 from .base import USER_ERRORS, cli, console, message_of, one_line
-from .printing import print_analysis
+from .printing import print_advice, print_analysis
 
 __all__ = ["analyze_cmd", "analyze_record"]
 
@@ -36,9 +38,12 @@ def read_text(name: str) -> str:
         ) from None
 
 
-def analyze_record(name: str, analysis: Analysis) -> dict[str, Any]:
+def analyze_record(
+    name: str, analysis: Analysis, advice: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The ``--json`` record of one analysed position: the file, the board's size
-    and mine count, and the analysis (:func:`~minesolver.serialize.analysis_json`)."""
+    and mine count, the analysis (:func:`~minesolver.serialize.analysis_json`) and the
+    advice (:func:`~minesolver.serialize.advice_json`), when given."""
     position = analysis.position
     return {
         "file": name,
@@ -46,14 +51,18 @@ def analyze_record(name: str, analysis: Analysis) -> dict[str, Any]:
         "height": position.height,
         "mines": position.mines,
         **analysis_json(analysis),
+        **(advice or {}),
     }
 
 
 @cli.command("analyze")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file, one per line.")
-def analyze_cmd(files: tuple[str, ...], as_json: bool) -> None:
-    """Exact mine probabilities of positions in JSMinesweeper's .mine text.
+@click.option("--advice/--no-advice", default=True, show_default=True,
+              help="Say what to click and why; chance of a zero, dead cells, 50/50 pairs.")
+def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool) -> None:
+    """Exact mine probabilities of positions in JSMinesweeper's .mine text, and the
+    move minesolver's best strategy would play, with its reason and exact figures.
 
     FILES are .mine files; `-` reads one position from standard input.  A file
     that cannot be analysed gets one line on stderr; the others are still done,
@@ -63,14 +72,20 @@ def analyze_cmd(files: tuple[str, ...], as_json: bool) -> None:
     failed = False
     for name in files:
         try:
-            analysis = analyze(Position.from_text(read_text(name)))
+            position = Position.from_text(read_text(name))
+            analysis = analyze(position)
+            advised = advise(position) if advice else None
+            surveyed = survey(position, analysis) if advice else None
         except USER_ERRORS as exc:
             click.echo(f"minesolver: error: {name}: {one_line(message_of(exc))}", err=True)
             failed = True
             continue
         if as_json:
-            click.echo(json.dumps(analyze_record(name, analysis)))
+            extra = advice_json(advised, surveyed) if advice else None
+            click.echo(json.dumps(analyze_record(name, analysis, extra)))
         else:
-            print_analysis(out, name, analysis)
+            print_analysis(out, name, analysis, trailing=not advice)
+            if advice:
+                print_advice(out, advised, surveyed)
     if failed:
         sys.exit(2)

@@ -9,15 +9,18 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..advice import Advice
 from ..analysis import Analysis
 from ..bench import RunSpec, Store
 from ..bench.flags import flags_summary
 from ..bench.stats import wilson
 from ..codes import COVERED
 from ..show.terminal import board_text
+from ..survey import Survey
 from .base import console
 
 __all__ = [
+    "print_advice",
     "print_analysis",
     "print_flags_run",
     "print_flags_summary",
@@ -26,9 +29,9 @@ __all__ = [
 ]
 
 
-def print_analysis(out: Console, name: str, analysis: Analysis) -> None:
+def print_analysis(out: Console, name: str, analysis: Analysis, *, trailing: bool = True) -> None:
     """A position's board with its probabilities, the safe cells and mines, the
-    safest guess and the number of layouts."""
+    safest guess and the number of layouts (then a blank line, with ``trailing``)."""
     position = analysis.position
     out.print(
         f"[bold]{name}[/]: {position.width}x{position.height}, {position.mines} mines, "
@@ -53,8 +56,33 @@ def print_analysis(out: Console, name: str, analysis: Analysis) -> None:
     fronts = len(analysis.fronts)
     out.print(
         f"layouts: {short_int(analysis.solutions)}{approx}; "
-        f"{fronts} front{'' if fronts == 1 else 's'}; engine {analysis.seconds * 1000:.2f} ms\n"
+        f"{fronts} front{'' if fronts == 1 else 's'}; engine {analysis.seconds * 1000:.2f} ms"
+        + ("\n" if trailing else "")
     )
+
+
+def print_advice(out: Console, advice: Advice | None, survey: Survey | None) -> None:
+    """What to click and why (:mod:`minesolver.advice`), then the 50/50 pairs, the dead
+    cells and the cells likeliest to show a zero (:mod:`minesolver.survey`)."""
+    if advice is None:
+        out.print("[bold]advice[/]: nothing left to open: every covered cell is a mine")
+    else:
+        out.print(f"[bold]advice[/]: {advice.text}")
+    if survey is not None:
+        pairs = " ".join(f"{a}-{b}" for a, b in survey.pairs)
+        out.print(f"50/50 pairs ({len(survey.pairs)}): {pairs or 'none'}")
+        if survey.skipped:
+            out.print(f"chance of a zero, dead cells: {survey.skipped}")
+        else:
+            out.print(f"dead cells ({len(survey.dead)}): " + (_cells(survey.dead) or "none"))
+            ranked = sorted(
+                ((chance, (r, c)) for r, row in enumerate(survey.zero)
+                 for c, chance in enumerate(row) if chance > 0),
+                key=lambda item: (-item[0], item[1]),
+            )
+            best = " ".join(f"({r},{c}) {float(p):.1%}" for p, (r, c) in ranked[:5])
+            out.print("likeliest zeros: " + (best or "none"))
+    out.print("figures are exact: ratios of exact layout counts\n")
 
 
 def short_int(n: int) -> str:

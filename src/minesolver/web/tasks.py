@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..advice import advise
 from ..analysis import analyze
 from ..position import Position
-from ..serialize import analysis_json
+from ..serialize import advice_json, analysis_json
 from ..strategies import Move, Strategy
+from ..survey import survey
 from ..variants.flags import FlagsMove, FlagsPlayer, FlagsView
 
-__all__ = ["PROB_DIGITS", "analysis_of", "flags_choice", "solver_moves"]
+__all__ = ["PROB_DIGITS", "advice_of", "analysis_of", "flags_choice", "solver_moves"]
 
 PROB_DIGITS = 5  # enough for the hover text (xx.xxx%), small enough for 200x200 boards
 
@@ -27,6 +29,16 @@ PROB_DIGITS = 5  # enough for the hover text (xx.xxx%), small enough for 200x200
 def analysis_of(position: Position) -> dict[str, Any]:
     """The API's analysis JSON of ``position``."""
     return dict(analysis_json(analyze(position), digits=PROB_DIGITS))
+
+
+def advice_of(position: Position) -> dict[str, Any]:
+    """The API's advice JSON of ``position``: ``best``'s move and why, the chance of a
+    zero of every cell, the dead cells and the 50/50 pairs.
+
+    >>> advice_of(Position.from_text("3x1x1\\n1HH\\n"))["advice"]["cell"]
+    [0, 2]
+    """
+    return advice_json(advise(position), survey(position), digits=PROB_DIGITS)
 
 
 def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], Strategy]:

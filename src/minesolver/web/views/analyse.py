@@ -15,12 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...errors import InconsistentPositionError, InputError
+from ...errors import InconsistentPositionError, InputError, LimitError
 from ...position import Position
 from ...serialize import position_json
 from ..errors import ApiError, error_response
 from ..params import check_size, read_body, read_int, read_json
-from ..tasks import analysis_of
+from ..tasks import advice_of, analysis_of
 from .base import web_of
 
 __all__ = ["ROUTES", "read_position"]
@@ -65,7 +65,14 @@ def _text_of(body: dict[str, Any], max_side: int) -> str:
 
 
 async def analyse(request: Request) -> Response:
-    """``POST /api/analyse``: probabilities, safe and mine cells, the number of layouts."""
+    """``POST /api/analyse``: probabilities, safe and mine cells, the number of layouts;
+    then the advice (what to click and why), the chance of a zero of every cell, the
+    dead cells and the 50/50 pairs.
+
+    The advice is worked out after the probabilities, in its own call: when it breaks
+    the server's limits the probabilities are still served, with ``advice`` null and
+    ``advice_error`` saying why.
+    """
     web = web_of(request)
     position = await read_position(request, web.max_side)
     shown = {"position": position_json(position), "text": position.to_text()}
@@ -74,7 +81,12 @@ async def analyse(request: Request) -> Response:
     except InconsistentPositionError as exc:
         clue = list(exc.clue) if exc.clue is not None else None
         return error_response(422, f"inconsistent position: {exc}", clue=clue, **shown)
-    return JSONResponse({**shown, "analysis": analysis})
+    try:
+        advice = {**await web.run(advice_of, position), "advice_error": None}
+    except LimitError as exc:
+        advice = {"advice": None, "zero": None, "dead": [], "pairs": [], "skipped": None,
+                  "advice_error": f"no advice: {exc}"}
+    return JSONResponse({**shown, "analysis": analysis, **advice})
 
 
 async def convert(request: Request) -> Response:

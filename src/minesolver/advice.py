@@ -1,0 +1,169 @@
+"""Advice for a position: the move ``best`` would play and why, and what each cell may show.
+
+Every figure is exact: a ratio of exact layout counts (every layout that agrees with
+the position is equally likely, as in :mod:`minesolver.analysis`), turned into a float
+only when printed.
+
+* :func:`advise`: ``best``'s move (:mod:`minesolver.strategies.best`) with its reason
+  (``deduction``, ``endgame`` with the exact win chance, ``forced`` 50/50, ``guess``)
+  and the :class:`Outlook` of its cell.
+* :func:`outlook`: what opening one cell may bring: the chance of each number it may
+  show, of a zero, of new certainly-safe cells, and of surviving it *and* the next
+  move (the safest cell of the position it leads to; certain when that has a safe cell).
+* :mod:`minesolver.survey` adds the per-cell figures: chance of a zero, dead cells,
+  50/50 pairs.
+
+>>> from minesolver.position import Position
+>>> advice = advise(Position.from_text("3x1x1\\n1HH\\n"))
+>>> advice.cell, advice.reason, advice.probability
+((0, 2), 'deduction', Fraction(0, 1))
+>>> coin = advise(Position.from_text("2x1x1\\nHH\\n"))
+>>> coin.reason, coin.win_chance, coin.outlook.dead
+('endgame', 0.5, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .analysis import Analysis, analyze
+from .codes import COVERED
+from .errors import InconsistentPositionError
+from .position import Position
+from .strategies import Reason, find_strategy
+from .survey import count_with, fifty_fifty_pairs, min_probability, shown_values
+
+__all__ = ["Advice", "Outlook", "advise", "outlook"]
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What opening ``cell`` may bring, from exact layout counts.
+
+    ``shows[v]``: the chance the cell is safe and shows ``v``; ``progress``: the
+    chance it is safe and the position after it has a certainly-safe cell (a zero
+    always does); ``survive_two``: the chance it is safe and so is the next move,
+    that move being a certainly-safe cell when there is one, else the safest cell.
+
+    >>> look = outlook(Position.from_text("3x1x1\\nHHH\\n"), (0, 0))
+    >>> look.safety, look.zero, look.survive_two
+    (Fraction(2, 3), Fraction(1, 3), Fraction(2, 3))
+    """
+
+    cell: tuple[int, int]
+    probability: Fraction
+    shows: dict[int, Fraction]
+    progress: Fraction
+    survive_two: Fraction
+
+    @property
+    def safety(self) -> Fraction:
+        """The chance the cell is safe."""
+        return 1 - self.probability
+
+    @property
+    def zero(self) -> Fraction:
+        """The chance the cell shows a zero (it and all its neighbours are safe)."""
+        return self.shows.get(0, Fraction(0))
+
+    @property
+    def dead(self) -> bool:
+        """True when the cell can show only one number: opening it teaches nothing."""
+        return len(self.shows) <= 1
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The move ``best`` would play, why, and what it may bring.
+
+    ``win_chance``: the exact chance to win with perfect play from here (endgame
+    moves only); ``pair``: the other cell of a forced 50/50; ``safe_cells``: how many
+    covered cells are certainly safe.
+    """
+
+    cell: tuple[int, int]
+    reason: Reason
+    probability: Fraction
+    outlook: Outlook
+    safe_cells: int
+    win_chance: float | None = None
+    pair: tuple[int, int] | None = None
+
+    @property
+    def text(self) -> str:
+        """One line for people."""
+        head = f"open {self.cell}: "
+        look = self.outlook
+        if self.reason == "deduction":
+            more = f"{self.safe_cells} safe cell{'' if self.safe_cells == 1 else 's'}"
+            return head + f"certainly safe (a deduction; {more} in all)"
+        if self.reason == "forced":
+            return head + (
+                f"an unavoidable 50/50 with {self.pair}; nothing can ever tell them apart"
+            )
+        figures = (
+            f"{float(look.safety):.1%} safe, {float(look.survive_two):.1%} to survive this "
+            f"and the next move, {float(look.zero):.1%} a zero, {float(look.progress):.1%} "
+            "new safe cells"
+        )
+        if self.reason == "endgame":
+            assert self.win_chance is not None
+            return head + f"the endgame's best move, win chance {self.win_chance:.1%}; {figures}"
+        return head + f"a guess: {figures}"
+
+
+def outlook(
+    position: Position, cell: tuple[int, int], analysis: Analysis | None = None
+) -> Outlook:
+    """What opening ``cell`` may bring (see :class:`Outlook`); exact."""
+    analysis = analysis if analysis is not None else analyze(position)
+    index = position.index(*cell)
+    if position.cells[index] != COVERED:
+        raise InconsistentPositionError(f"cell {cell} is not a covered, unflagged cell", None)
+    total = analysis.solutions
+    shows: dict[int, Fraction] = {}
+    progress = survive = Fraction(0)
+    for value in shown_values(position, analysis, index):
+        count, after = count_with(position, index, value)
+        if after is None:
+            continue
+        chance = Fraction(count, total)
+        shows[value] = chance
+        if len(after.safe_indices):
+            progress += chance
+            survive += chance
+        else:
+            lowest = min_probability(after)
+            survive += chance * (1 if lowest is None else 1 - lowest)
+    return Outlook(cell, analysis.probability(*cell), shows, progress, survive)
+
+
+def advise(position: Position) -> Advice | None:
+    """The move ``best`` would play in ``position`` and why; ``None`` when no covered
+    cell is left to open (every covered cell is a certain mine).
+
+    Raises :class:`~minesolver.errors.InconsistentPositionError` when no layout agrees
+    with the position.
+    """
+    analysis = analyze(position)
+    if min_probability(analysis) is None:
+        return None
+    best = find_strategy("best")
+    move = best.moves(position)[0]
+    pair = None
+    if move.reason == "forced":
+        pair = next(
+            (b if a == move.cell else a for a, b in fifty_fifty_pairs(position, analysis)
+             if move.cell in (a, b)),
+            None,
+        )
+    return Advice(
+        cell=move.cell,
+        reason=move.reason,
+        probability=analysis.probability(*move.cell),
+        outlook=outlook(position, move.cell, analysis),
+        safe_cells=len(analysis.safe_indices),
+        win_chance=move.win_chance,
+        pair=pair,
+    )

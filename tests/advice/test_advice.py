@@ -1,0 +1,211 @@
+"""Advice and the per-cell survey against brute force on small boards (their perft).
+
+The reference lists every layout of a position by trying every placement of the mines
+left, then reads each figure off the list: a zero where a cell and its neighbours are
+mine-free, the numbers a cell can show, pairs that no cell can tell apart.  It shares
+no code with :mod:`minesolver.survey` or :mod:`minesolver.advice` beyond the position.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from support import consistent_positions, neighbours_of, numbers_of
+
+from minesolver.advice import advise, outlook
+from minesolver.analysis import analyze
+from minesolver.codes import COVERED, FLAG, MINE
+from minesolver.position import Position
+from minesolver.strategies import find_strategy
+from minesolver.survey import dead_cells, fifty_fifty_pairs, survey, zero_chances
+
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def layouts_of(position):
+    """Every set of mines (flat indices, flags included) the position allows."""
+    w, h, cells = position.width, position.height, position.cells
+    unknown = [i for i, code in enumerate(cells) if code == COVERED]
+    marked = frozenset(i for i, code in enumerate(cells) if code in (FLAG, MINE))
+    numbers = [(i, code) for i, code in enumerate(cells) if code <= 8]
+    left = position.mines - len(marked)
+    if not 0 <= left <= len(unknown):
+        return []
+    out = []
+    for chosen in combinations(unknown, left):
+        mines = marked | frozenset(chosen)
+        if all(numbers_of(w, h, mines, i) == n for i, n in numbers):
+            out.append(mines)
+    return out
+
+
+def shown(position, layouts, cell):
+    """{number: layouts in which ``cell`` is safe and shows it}."""
+    out = {}
+    for mines in layouts:
+        if cell not in mines:
+            v = numbers_of(position.width, position.height, mines, cell)
+            out[v] = out.get(v, 0) + 1
+    return out
+
+
+def covered(position):
+    return [i for i, code in enumerate(position.cells) if code == COVERED]
+
+
+def uncertain(layouts, cell):
+    hits = sum(cell in mines for mines in layouts)
+    return 0 < hits < len(layouts)
+
+
+# ---------------------------------------------------------------------- survey
+@SETTINGS
+@given(position=consistent_positions())
+def test_zero_chances_and_dead_cells_equal_brute_force(position):
+    layouts = layouts_of(position)
+    w = position.width
+    zero = zero_chances(position)
+    assert zero == zero_chances(position, reference=True)  # the shortcut equals the plain path
+    for i in range(len(position.cells)):
+        expected = Fraction(0)
+        if position.cells[i] == COVERED:
+            expected = Fraction(shown(position, layouts, i).get(0, 0), len(layouts))
+        assert zero[i // w][i % w] == expected, (position.to_text(), i)
+    dead = [
+        position.coords(i) for i in covered(position)
+        if uncertain(layouts, i) and len(shown(position, layouts, i)) == 1
+    ]
+    assert dead_cells(position) == dead
+
+
+def brute_pairs(position, layouts):
+    """Pairs with exactly one mine in every layout, closed under swapping them, where
+    no cell that may be safe is next to just one of them."""
+    w, h = position.width, position.height
+    candidates = [i for i in covered(position) if uncertain(layouts, i)]
+    as_set = set(layouts)
+    may_be_safe = {i for i in covered(position) if any(i not in m for m in layouts)}
+    pairs = []
+    for a, b in combinations(candidates, 2):
+        if any((a in m) == (b in m) for m in layouts):
+            continue
+        if any((m - {a, b}) | ({a, b} - m) not in as_set for m in layouts):
+            continue
+        near_a, near_b = set(neighbours_of(w, h, a)), set(neighbours_of(w, h, b))
+        if any(x in may_be_safe for x in (near_a ^ near_b) - {a, b}):
+            continue
+        pairs.append((position.coords(a), position.coords(b)))
+    return pairs
+
+
+@SETTINGS
+@given(position=consistent_positions())
+def test_fifty_fifty_pairs_equal_brute_force(position):
+    assert fifty_fifty_pairs(position) == brute_pairs(position, layouts_of(position))
+
+
+def test_pairs_hold_the_forced_50_50_that_best_plays():
+    # a 50/50 at the wall, and an unexplored area behind flags with too many layouts for
+    # the endgame search: best plays the pair as forced, and it is one of the pairs
+    position = Position.from_text("12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")
+    move = find_strategy("best").moves(position)[0]
+    assert move.reason == "forced"
+    assert fifty_fifty_pairs(position) == [((0, 0), (1, 0))]
+    advice = advise(position)
+    assert advice is not None and advice.reason == "forced"
+    assert {advice.cell, advice.pair} == {(0, 0), (1, 0)}
+    assert "50/50" in advice.text
+
+
+def test_survey_skips_what_would_take_too_long():
+    position = Position.from_text("5x1x1\n1HHHH\n")
+    small = survey(position, max_work=0)
+    assert small.skipped and "not computed" in small.skipped
+    full = survey(position)
+    assert full.skipped is None and full.zero[0] == [0, 0, 0, 1, 1]  # the 1 holds the mine
+
+
+# ---------------------------------------------------------------------- outlook and advice
+def brute_outlook(position, layouts, index):
+    """(shows, progress, survive_two) read off the layouts."""
+    groups = {}
+    for mines in layouts:
+        if index not in mines:
+            v = numbers_of(position.width, position.height, mines, index)
+            groups.setdefault(v, []).append(mines)
+    rest = [i for i in covered(position) if i != index]
+    total = len(layouts)
+    shows, progress, survive = {}, Fraction(0), Fraction(0)
+    for v, group in groups.items():
+        chance = Fraction(len(group), total)
+        shows[v] = chance
+        safe_counts = [sum(i not in m for m in group) for i in rest]
+        if any(n == len(group) for n in safe_counts):
+            progress += chance
+            survive += chance
+        else:
+            alive = [n for n in safe_counts if n]
+            survive += chance * (Fraction(max(alive), len(group)) if alive else 1)
+    return shows, progress, survive
+
+
+@SETTINGS
+@given(position=consistent_positions())
+def test_outlook_equals_brute_force(position):
+    layouts = layouts_of(position)
+    analysis = analyze(position)
+    for index in covered(position):
+        if all(index in m for m in layouts):
+            continue
+        look = outlook(position, position.coords(index), analysis)
+        shows, progress, survive = brute_outlook(position, layouts, index)
+        assert look.shows == shows
+        assert (look.progress, look.survive_two) == (progress, survive)
+        assert look.probability == Fraction(sum(index in m for m in layouts), len(layouts))
+        assert look.zero == shows.get(0, 0)
+
+
+@SETTINGS
+@given(position=consistent_positions())
+def test_advice_is_bests_move_with_its_exact_figures(position):
+    layouts = layouts_of(position)
+    advice = advise(position)
+    openable = [i for i in covered(position) if any(i not in m for m in layouts)]
+    if not openable:
+        assert advice is None
+        return
+    assert advice is not None
+    move = find_strategy("best").moves(position)[0]
+    assert (advice.cell, advice.reason, advice.win_chance) == (
+        move.cell, move.reason, move.win_chance
+    )
+    index = position.index(*advice.cell)
+    assert advice.probability == Fraction(sum(index in m for m in layouts), len(layouts))
+    if advice.reason == "deduction":
+        assert advice.probability == 0
+    safe = [i for i in covered(position) if all(i not in m for m in layouts)]
+    assert advice.safe_cells == len(safe)
+    assert advice.text.startswith(f"open {advice.cell}: ")
+
+
+def test_advice_figures_on_a_known_position():
+    # a '1' in a corner of a 3x3 board with one mine: its three neighbours share the mine,
+    # so every other cell is safe (the mine count says so)
+    position = Position.from_text("3x3x1\n1HH\nHHH\nHHH\n")
+    advice = advise(position)
+    assert advice is not None and advice.reason == "deduction" and advice.safe_cells == 5
+    assert "certainly safe" in advice.text
+    look = outlook(position, (2, 2))
+    assert look.probability == 0 and look.zero == Fraction(2, 3) and look.progress == 1
+    corner = outlook(position, (0, 1))
+    assert corner.probability == Fraction(1, 3)
+    assert corner.shows == {1: Fraction(2, 3)}  # safe, it always sees the mine
+    assert corner.dead
+
+
+@pytest.mark.parametrize("text", ["2x1x2\nFF\n", "2x1x1\n1M\n"])
+def test_no_advice_when_nothing_is_left_to_open(text):
+    assert advise(Position.from_text(text)) is None
