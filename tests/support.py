@@ -296,3 +296,48 @@ def position_from_json(data):
     """The Position a ``serialize.position_json`` object describes."""
     header = f"{data['width']}x{data['height']}x{data['mines']}\n"
     return Position.from_text(header + "".join(row + "\n" for row in data["rows"]))
+
+
+# ---------------------------------------------------------------------- played games
+REPLAYS = DATA / "replays"  # sample replays of every format (sources in SOURCES.tsv)
+PIXELS = 16  # cell size of the .evf replays written below
+
+
+def log_of(rules, strategy, seed, start="corner"):
+    """A seeded game's play log, as ``minesolver play --log`` writes it, and its record."""
+    import io
+    import json
+
+    from minesolver.cli.one_game import StepLogger
+    from minesolver.play import play_game
+    from minesolver.serialize import cells_json, record_json
+    from minesolver.strategies import find_strategy
+
+    out = io.StringIO()
+    record = play_game(rules, find_strategy(strategy), seed=seed, start=start,
+                       observer=StepLogger(out))
+    out.write(json.dumps({"result": record_json(record),
+                          "mines": cells_json(record.layout.mine_cells())}) + "\n")
+    return out.getvalue(), record
+
+
+def evf_of(layout, clicks):
+    """An .evf replay of ``clicks`` (opens and flags) on ``layout``, written by ms-toollib's
+    own recorder (a test-only dependency: the test is skipped without it)."""
+    ms = pytest.importorskip("ms_toollib")
+    w = layout.width
+    mines = set(layout.mines)
+    board = [[-1 if r * w + c in mines else 0 for c in range(w)] for r in range(layout.height)]
+    video = ms.BaseVideo(ms.cal_board_numbers(board), PIXELS)
+    buttons = {"open": "l", "flag": "r", "unflag": "r"}
+    for click in clicks:
+        r, c = click.cell
+        pixel = (r * PIXELS + PIXELS // 2, c * PIXELS + PIXELS // 2)  # (row, col) in pixels
+        video.step(buttons[click.kind] + "c", pixel)
+        video.step(buttons[click.kind] + "r", pixel)
+    assert video.game_board_state in (3, 4), "ms-toollib saves only a finished game"
+    video.software = "minesolver-test"
+    video.player_identifier = "seeded"
+    video.generate_evf_v4_raw_data()
+    video.checksum = [0] * 32
+    return bytes(video.raw_data)

@@ -33,6 +33,7 @@ from .advice import Advice
 from .analysis import Analysis
 from .play import GameRecord, Step
 from .position import Position
+from .review import ClickReview, Review
 from .strategies import Move
 from .survey import Survey
 from .variants.flags import FlagsGame, FlagsTurn
@@ -50,6 +51,7 @@ __all__ = [
     "move_json",
     "position_json",
     "record_json",
+    "review_json",
     "step_json",
     "turn_json",
 ]
@@ -212,6 +214,87 @@ def _advice(advice: Advice) -> AdviceJson:
         "safe_cells": advice.safe_cells,
         "text": advice.text,
     }
+
+
+def review_json(review: Review, *, positions: bool = False) -> dict[str, Any]:
+    """A reviewed game: the board (``mines``), its figures, and ``clicks``, one entry per
+    ``open`` or ``chord`` (with ``positions``, each with the ``position`` rows the player
+    saw before it, for stepping through the game).  ``reader`` holds the replay
+    reader's own figures (ms-toollib's), for comparison.
+
+    >>> from minesolver.minefield import Layout
+    >>> from minesolver.replay import Click, ClickCounts, Replay
+    >>> from minesolver.review import review_game
+    >>> replay = Replay(Layout(3, 1, (2,)), (Click("open", (0, 0)),), 2.0,
+    ...                 ClickCounts(1, 0, 0, 1), "log")
+    >>> data = review_json(review_game(replay))
+    >>> data["mines"], data["bbbv"], data["seconds"], data["won"], len(data["clicks"])
+    ([[0, 2]], 1, 2.0, True, 1)
+    """
+    replay = review.replay
+    layout = replay.layout
+    stats = review.stats
+    counts = replay.counts
+    guesses = review.guesses
+    return {
+        "file": replay.name,
+        "format": replay.source,
+        "player": replay.player,
+        "software": replay.software,
+        "width": layout.width,
+        "height": layout.height,
+        "mine_count": len(layout.mines),
+        "mines": cells_json(layout.mine_cells()),
+        "won": review.won,
+        "seconds": replay.seconds,
+        "bbbv": stats.bbbv,
+        "bbbv_solved": review.bbbv_solved,
+        "bbbv_per_second": review.bbbv_per_second,
+        "openings": stats.openings,
+        "islands": stats.islands,
+        "zini": stats.zini,
+        "hzini": stats.hzini,
+        "numbers": list(stats.numbers),
+        "click_counts": {
+            "left": counts.left, "right": counts.right, "chords": counts.chords,
+            "total": counts.total, "effective": counts.effective,
+        },
+        "ioe": review.ioe,
+        "efficiency": None if review.ioe is None else 100 * review.ioe,
+        "correctness": review.correctness,
+        "throughput": review.throughput,
+        "guesses": len(guesses),
+        "needless_guesses": sum(1 for c in guesses if c.needless),
+        "survival": float(review.survival),
+        "reader": replay.reader or None,
+        "clicks": [_click_json(c, positions) for c in review.clicks],
+    }
+
+
+def _click_json(click: ClickReview, position: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "index": click.index,
+        "kind": click.kind,
+        "cell": list(click.cell),
+        "time": click.time,
+        "first": click.first,
+        "probability": None if click.probability is None else float(click.probability),
+        "guess": click.guess,
+        "needless": click.needless,
+        "safe_cells": click.safe_cells,
+        "safest": None if click.safest is None else float(click.safest),
+        "safest_cells": cells_json(click.safest_cells),
+        "advice": None if click.advice is None else _advice(click.advice),
+        "best_win": click.best_win,
+        "win": click.win,
+        "given_up": click.given_up,
+        "opened": click.opened,
+        "exploded": click.exploded,
+        "text": click.text,
+    }
+    if position:
+        data["position"] = position_json(click.seen)["rows"]
+    return data
 
 
 def move_json(move: Move) -> MoveJson:

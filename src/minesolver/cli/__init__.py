@@ -28,7 +28,7 @@ def _run(argv: list[str] | None) -> None:
         import click
 
         # the commands register themselves on the group as they are imported
-        from . import analyze, bench, flags, one_game, report, serve, sweep  # noqa: F401
+        from . import analyze, bench, flags, one_game, report, review, serve, sweep  # noqa: F401
         from .base import USER_ERRORS, cli, message_of, one_line
     except ModuleNotFoundError as exc:  # the core was installed without the cli extra
         sys.stderr.write(

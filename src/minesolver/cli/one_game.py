@@ -17,7 +17,7 @@ from ..play import Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
 from ..rules import EXPERT
-from ..serialize import record_json, step_json
+from ..serialize import cells_json, record_json, step_json
 from ..show.image import board_image, gif_bytes
 from ..show.terminal import board_text
 from ..strategies import STRATEGIES, find_strategy
@@ -109,7 +109,7 @@ def _fan_out(observers: list[Observer]) -> Observer:
 @click.option("--gif", type=click.Path(dir_okay=False), default=None,
               help="Write an animation of the solve.")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
-              help="Write the play-by-play as JSON lines.")
+              help="Write the play-by-play as JSON lines (minesolver review reads it).")
 @json_option()
 def play_cmd(
     rules: str,
@@ -141,7 +141,9 @@ def play_cmd(
         record = play_game(game_rules, chosen, seed=seed, start=start,
                            observer=_fan_out(observers) if observers else None)
         if log_handle is not None:
-            log_handle.write(json.dumps({"result": record_json(record)}) + "\n")
+            # the board too, so `minesolver review` can judge every click of the game
+            mines = cells_json(record.layout.mine_cells())
+            log_handle.write(json.dumps({"result": record_json(record), "mines": mines}) + "\n")
     if recorder is not None and gif:
         final = board_image(record.final, None, mines=set(record.layout.mines),
                             caption="won" if record.won else "lost")

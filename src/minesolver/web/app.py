@@ -148,6 +148,13 @@ class WebState:
         call = partial(self.sandbox.call, func, *args, seconds=seconds)
         return await anyio.to_thread.run_sync(call, limiter=self._limiter)
 
+    async def run_thread(self, func: Callable[..., T], *args: Any) -> T:
+        """``func(*args)`` in a thread of this process, under the same cap on work at once
+        (for work that starts a process of its own, such as reading a replay)."""
+        if self._limiter is None:
+            self._limiter = CapacityLimiter(self.workers)
+        return await anyio.to_thread.run_sync(partial(func, *args), limiter=self._limiter)
+
     # ------------------------------------------------------------------ app
     def app(self) -> Starlette:
         """The ASGI app serving the page and the API from this state."""

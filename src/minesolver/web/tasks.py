@@ -16,12 +16,21 @@ from typing import Any
 from ..advice import advise
 from ..analysis import analyze
 from ..position import Position
-from ..serialize import advice_json, analysis_json
+from ..replay import Replay
+from ..review import review_game
+from ..serialize import advice_json, analysis_json, review_json
 from ..strategies import Move, Strategy
 from ..survey import survey
 from ..variants.flags import FlagsMove, FlagsPlayer, FlagsView
 
-__all__ = ["PROB_DIGITS", "advice_of", "analysis_of", "flags_choice", "solver_moves"]
+__all__ = [
+    "PROB_DIGITS",
+    "advice_of",
+    "analysis_of",
+    "flags_choice",
+    "review_of",
+    "solver_moves",
+]
 
 PROB_DIGITS = 5  # enough for the hover text (xx.xxx%), small enough for 200x200 boards
 
@@ -39,6 +48,11 @@ def advice_of(position: Position) -> dict[str, Any]:
     [0, 2]
     """
     return advice_json(advise(position), survey(position), digits=PROB_DIGITS)
+
+
+def review_of(replay: Replay) -> dict[str, Any]:
+    """The API's review JSON of a played game, with the position before each click."""
+    return review_json(review_game(replay), positions=True)
 
 
 def solver_moves(strategy: Strategy, position: Position) -> tuple[list[Move], Strategy]:

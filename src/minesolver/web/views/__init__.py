@@ -11,7 +11,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from . import analyse, flags, games, pages, watch
+from . import analyse, flags, games, pages, review, watch
 from .base import STATIC
 
 __all__ = ["routes"]
@@ -24,6 +24,7 @@ def routes() -> list[BaseRoute]:
         *games.ROUTES,
         *watch.ROUTES,
         *analyse.ROUTES,
+        *review.ROUTES,
         *flags.ROUTES,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -1,0 +1,304 @@
+"""Review of a played game: every click against what the player could know, and the figures.
+
+The game's clicks (:class:`~minesolver.replay.Replay`) are played again on minesolver's
+own game.  Before each ``open`` and ``chord`` the position the player saw is analysed
+with the player's flags taken off (flags are guesses, not information):
+
+* the click's exact chance of hitting a mine (a chord: of any cell it opens);
+* whether a certainly-safe cell was there (a guess while one was is **needless**);
+* the safest cell's chance and, at a guess, the move ``best`` would have played
+  (:func:`minesolver.advice.advise`);
+* where few layouts are left (the endgame search's range), the exact win chance with
+  perfect play before the click and after it: the chance the guess **gave up**.
+
+At the end: the board's 3BV, openings, islands, ZiNi and HZiNi, and the game's 3BV
+solved, time, 3BV/s, clicks, IOE, efficiency, correctness and throughput
+(:mod:`minesolver.metrics`).  Everything is exact (ratios of exact layout counts; win
+chances from the exhaustive endgame search) under the engine's model: every layout
+that agrees with what is seen is equally likely; the game's first-click rule is not
+modelled, and the first click is not judged.
+
+>>> from minesolver.minefield import Layout
+>>> from minesolver.replay import Click, ClickCounts, Replay
+>>> clicks = (Click("open", (0, 0)), Click("open", (0, 3)))
+>>> replay = Replay(Layout(4, 1, (1,)), clicks, 1.0, ClickCounts(2, 0, 0, 2), "log")
+>>> review = review_game(replay)
+>>> [(c.cell, c.probability, c.needless) for c in review.clicks]
+[((0, 0), None, False), ((0, 3), Fraction(0, 1), False)]
+>>> review.won, review.stats.bbbv, review.bbbv_solved
+(True, 2, 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from .advice import Advice, advise
+from .analysis import Analysis, analyze
+from .codes import BLANK, COVERED, FLAG, is_number
+from .errors import InconsistentPositionError
+from .game import Game
+from .metrics import BoardStats, bbbv_solved, board_stats
+from .position import Position
+from .replay import Click, Replay, ReplayError
+from .strategies.endgame import best_endgame_move
+from .survey import count_with, min_probability, shown_values
+
+__all__ = ["ENDGAME_LAYOUTS", "ClickReview", "Review", "review_game"]
+
+# win chances are worked out when at most this many layouts are left (best's own range)
+ENDGAME_LAYOUTS = 300
+
+
+@dataclass(frozen=True)
+class ClickReview:
+    """One ``open`` or ``chord`` against the position the player saw before it.
+
+    ``probability``: the exact chance it hits a mine (``None`` for the game's first
+    click); ``safe_cells``: certainly-safe covered cells there were; ``needless``: a
+    guess while there were; ``safest``: the lowest mine chance of any covered cell, and
+    ``safest_cells`` (at most 8) the cells with it; ``advice``: ``best``'s move, at a
+    guess; ``best_win`` / ``win``: the exact win chance with perfect play before the
+    click and after it, where the endgame search reaches (else ``None``).
+    """
+
+    index: int  # position in the replay's clicks
+    seen: Position  # what the player saw before it, flags included
+    kind: str
+    cell: tuple[int, int]
+    time: float | None
+    first: bool
+    probability: Fraction | None
+    safe_cells: int
+    safest: Fraction | None
+    safest_cells: tuple[tuple[int, int], ...]
+    advice: Advice | None
+    best_win: float | None
+    win: float | None
+    opened: int
+    exploded: bool
+
+    @property
+    def guess(self) -> bool:
+        """True when the click risked a mine."""
+        return bool(self.probability)
+
+    @property
+    def needless(self) -> bool:
+        """A guess while a certainly-safe cell was there to open."""
+        return self.guess and self.safe_cells > 0
+
+    @property
+    def given_up(self) -> float | None:
+        """The exact win chance this click gave up (0 for a perfect move)."""
+        if self.best_win is None or self.win is None:
+            return None
+        return max(0.0, self.best_win - self.win)
+
+    @property
+    def text(self) -> str:
+        """One line for people."""
+        when = f" at {self.time:.2f} s" if self.time is not None else ""
+        head = f"click {self.index + 1} {self.kind} {self.cell}{when}: "
+        if self.first:
+            return head + "the first click (not judged: the game's first-click rule decides)"
+        assert self.probability is not None
+        if not self.guess:
+            return head + "safe, a deduction"
+        text = f"a guess at {float(self.probability):.1%} mine risk"
+        if self.needless:
+            were = "cell was" if self.safe_cells == 1 else "cells were"
+            text += f"; needless: {self.safe_cells} certainly-safe {were} there"
+        elif self.safest is not None and self.safest < self.probability:
+            text += f"; the safest cell had {float(self.safest):.1%}"
+        if self.advice is not None and self.advice.cell != self.cell:
+            text += f"; best: {self.advice.text}"
+        if self.given_up is not None:
+            text += f"; win chance {self.best_win:.1%} best, {self.win:.1%} after this"
+        if self.exploded:
+            text += "; it hit a mine"
+        return head + text
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's clicks reviewed, and its figures."""
+
+    replay: Replay
+    clicks: tuple[ClickReview, ...]
+    stats: BoardStats
+    bbbv_solved: int
+    won: bool
+
+    @property
+    def bbbv_per_second(self) -> float | None:
+        """3BV solved per second of the game's time."""
+        seconds = self.replay.seconds
+        return self.bbbv_solved / seconds if seconds > 0 else None
+
+    @property
+    def ioe(self) -> float | None:
+        """3BV solved per click (the index of efficiency)."""
+        total = self.replay.counts.total
+        return self.bbbv_solved / total if total else None
+
+    @property
+    def correctness(self) -> float | None:
+        """Effective clicks per click."""
+        counts = self.replay.counts
+        return counts.effective / counts.total if counts.total else None
+
+    @property
+    def throughput(self) -> float | None:
+        """3BV solved per effective click."""
+        effective = self.replay.counts.effective
+        return self.bbbv_solved / effective if effective else None
+
+    @property
+    def guesses(self) -> list[ClickReview]:
+        """The clicks that risked a mine."""
+        return [c for c in self.clicks if c.guess]
+
+    @property
+    def survival(self) -> Fraction:
+        """The exact chance of surviving every guess the player took."""
+        chance = Fraction(1)
+        for click in self.guesses:
+            assert click.probability is not None
+            chance *= 1 - click.probability
+        return chance
+
+
+def review_game(replay: Replay, *, endgame_layouts: int = ENDGAME_LAYOUTS) -> Review:
+    """Review every ``open`` and ``chord`` of ``replay`` (see the module's docstring).
+
+    Raises :class:`~minesolver.replay.ReplayError` when the clicks cannot be followed
+    on the board (the file's own replay opened other cells).
+    """
+    layout = replay.layout
+    game = Game.from_layout(layout)
+    reviewed: list[ClickReview] = []
+    started = False
+    for index, click in enumerate(replay.clicks):
+        if game.is_over:
+            break
+        if click.kind in ("flag", "unflag"):
+            (game.flag if click.kind == "flag" else game.unflag)(*click.cell)
+            continue
+        before = game.position()
+        if click.kind == "chord":
+            targets = _chord_targets(before, click.cell)
+            opened = game.chord(*click.cell)
+        else:
+            targets = [before.index(*click.cell)]
+            opened = game.reveal(*click.cell)
+        judged = _judge(before, click, index, targets, first=not started,
+                        layouts=endgame_layouts)
+        reviewed.append(_finish(judged, len(opened), game.is_lost))
+        started = True
+        _check(game, click, index, replay.name)
+    position = game.position()
+    opened_mask = np.array([is_number(code) for code in position.cells])
+    return Review(
+        replay=replay,
+        clicks=tuple(reviewed),
+        stats=board_stats(layout),
+        bbbv_solved=bbbv_solved(layout, opened_mask),
+        won=game.is_won,
+    )
+
+
+def _finish(judged: ClickReview, opened: int, exploded: bool) -> ClickReview:
+    return replace(judged, opened=opened, exploded=exploded)
+
+
+def _check(game: Game, click: Click, index: int, name: str) -> None:
+    """The file's own replay opened as many cells after this click as ours did."""
+    if click.opened is None or game.is_lost:  # a losing chord: readers differ in what shows
+        return
+    ours = sum(1 for code in game.position().cells if is_number(code))
+    if ours != click.opened:
+        raise ReplayError(
+            f"{name}: cannot follow click {index + 1} ({click.kind} {click.cell}): "
+            f"the file shows {click.opened} open cells after it, the board {ours}"
+        )
+
+
+def _chord_targets(position: Position, cell: tuple[int, int]) -> list[int]:
+    """The covered, unflagged cells a chord on ``cell`` opens (when it opens any)."""
+    cells = position.cells
+    return [j for j in position.grid.neighbours(position.index(*cell)) if cells[j] == COVERED]
+
+
+def _unflagged(position: Position) -> Position:
+    cells = position.cells.replace(bytes([FLAG]), bytes([COVERED]))
+    return Position(position.width, position.height, position.mines, cells)
+
+
+def _judge(
+    seen: Position, click: Click, index: int, targets: list[int], *, first: bool, layouts: int
+) -> ClickReview:
+    blank = ClickReview(index, seen, click.kind, click.cell, click.time, first, None, 0, None,
+                        (), None, None, None, 0, False)
+    if first or not targets:
+        return blank
+    position = _unflagged(seen)
+    try:
+        analysis = analyze(position)
+    except InconsistentPositionError:  # cannot happen on a real board: a bug, said plainly
+        raise ReplayError(f"click {index + 1}: the position before it has no layout") from None
+    total = analysis.solutions
+    if len(targets) == 1:
+        risk = analysis.probability(*position.coords(targets[0]))
+    else:  # a chord is safe only if every cell it opens is
+        safe = count_with(position.with_cells([(j, BLANK) for j in targets[1:]]), targets[0],
+                          BLANK)[0]
+        risk = 1 - Fraction(safe, total)
+    safest = min_probability(analysis)
+    safest_cells = tuple(_cells_at(analysis, safest))[:8] if safest is not None else ()
+    advice = best_win = win = None
+    if risk:
+        advice = advise(position)
+        if click.kind == "open" and total <= layouts:
+            best_win = _win_chance(position, layouts)
+            win = _win_after(position, analysis, targets[0], layouts)
+    return ClickReview(index, seen, click.kind, click.cell, click.time, False, risk,
+                       len(analysis.safe_indices), safest, safest_cells, advice, best_win, win,
+                       0, False)
+
+
+def _cells_at(analysis: Analysis, chance: Fraction) -> list[tuple[int, int]]:
+    position = analysis.position
+    out = []
+    for i, code in enumerate(position.cells):
+        if code == COVERED:
+            num, den = analysis.exact(i)
+            if num * chance.denominator == den * chance.numerator:
+                out.append(position.coords(i))
+    return out
+
+
+def _win_chance(position: Position, layouts: int) -> float | None:
+    """The exact win chance with perfect play (1 once every safe cell is open)."""
+    if position.covered_count == position.mines_left:
+        return 1.0
+    result = best_endgame_move(position, max_layouts=layouts)
+    return None if result is None else result.win_chance
+
+
+def _win_after(position: Position, analysis: Analysis, index: int, layouts: int) -> float | None:
+    """The exact win chance after opening ``index``, playing perfectly from then on."""
+    total = analysis.solutions
+    win = 0.0
+    for value in shown_values(position, analysis, index):
+        count, after = count_with(position, index, value)
+        if after is None:
+            continue
+        chance = _win_chance(after.position, layouts)
+        if chance is None:
+            return None
+        win += count / total * chance
+    return win

@@ -1,0 +1,39 @@
+"""Review mode: a played game judged click by click (``POST /api/review``).
+
+The body is the file itself (a replay: ``.avf``, ``.rmv``, ``.evf``, ``.mvf``, or a
+``minesolver play --log`` log), its name in the ``name`` query parameter (the name's
+extension says the format).  The replay reader runs in a process of its own (it may
+abort on a damaged file); the review, which analyses every position, in the sandbox.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ...replay import read_replay_bytes
+from ..errors import ApiError
+from ..params import read_body
+from ..tasks import review_of
+from .base import web_of
+
+__all__ = ["ROUTES"]
+
+
+async def review(request: Request) -> Response:
+    """``POST /api/review?name=FILE``: the review of the game in the body."""
+    web = web_of(request)
+    name = request.query_params.get("name", "").strip()
+    if not name:
+        raise ApiError(400, "give the file's name in the query: /api/review?name=game.avf")
+    if len(name) > 200:
+        raise ApiError(400, "the file's name is too long (at most 200 characters)")
+    data = await read_body(request)
+    if not data:
+        raise ApiError(400, "the body is empty: send the replay or log file itself")
+    replay = await web.run_thread(read_replay_bytes, data, name)  # ReplayError -> 400
+    return JSONResponse({"review": await web.run(review_of, replay)})
+
+
+ROUTES = [Route("/api/review", review, methods=["POST"])]

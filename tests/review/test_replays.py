@@ -1,0 +1,149 @@
+"""Reading the community's replay files and minesolver's logs; `minesolver review`.
+
+The sample replays (tests/data/replays, sources in SOURCES.tsv) are players' games that
+ms-toollib ships as test data.  Damaged files must give one clear line, never a
+traceback or an aborted process.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from support import REPLAYS, assert_one_error_line, log_of, run_cli
+
+from minesolver.replay import ReplayError, read_replay, read_replay_bytes
+from minesolver.review import review_game
+from minesolver.rules import BEGINNER
+
+SAMPLES = sorted(p.name for p in REPLAYS.iterdir() if p.suffix in (".avf", ".rmv", ".evf", ".mvf"))
+# what the files' names say: the time and the 3BV of the game
+NAMED = {"exp_49.25_3bv127.avf": (49.25, 127), "beg_3.796_3bv3_v3.evf": (3.796, 3)}
+
+
+@pytest.fixture(scope="module", params=SAMPLES)
+def sample(request):
+    pytest.importorskip("ms_toollib")
+    return read_replay(REPLAYS / request.param)
+
+
+def test_every_figure_agrees_with_ms_toollib(sample):
+    review = review_game(sample)
+    reader = sample.reader
+    assert review.stats.bbbv == reader["bbbv"]
+    assert review.bbbv_solved == reader["bbbv_solved"]
+    assert review.won == reader["completed"]
+    assert (review.stats.openings, review.stats.islands) == (reader["openings"], reader["islands"])
+    assert (review.stats.zini, review.stats.hzini) == (reader["zini"], reader["hzini"])
+    assert sample.counts.total == reader["clicks"]
+    assert sample.counts.effective == reader["effective"]
+    assert review.ioe == pytest.approx(reader["ioe"])
+    assert review.bbbv_per_second == pytest.approx(reader["bbbv_s"])
+    assert sample.seconds == reader["seconds"]
+    if sample.name in NAMED:
+        assert (sample.seconds, review.stats.bbbv) == NAMED[sample.name]
+
+
+def test_every_click_is_followed(sample):
+    review = review_game(sample)  # checks the open cells after each click against the file
+    opens = [c for c in sample.clicks if c.kind in ("open", "chord")]
+    assert len(review.clicks) == len(opens)
+    assert review.clicks[0].first and not any(c.first for c in review.clicks[1:])
+    assert all(c.probability is not None for c in review.clicks[1:])
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_cut_short_and_damaged_files_get_one_clear_error(name, tmp_path):
+    pytest.importorskip("ms_toollib")
+    data = (REPLAYS / name).read_bytes()
+    damaged = [data[:n] for n in (0, 1, 10, 100, len(data) // 2)]
+    damaged.append(bytes(b ^ 0x5A for b in data[:200]) + data[200:])
+    for index, blob in enumerate(damaged):
+        try:
+            replay = read_replay_bytes(blob, name)
+        except ReplayError as exc:
+            message = str(exc)
+            assert message.startswith(name) and "\n" not in message
+            continue
+        review_game(replay)  # what still reads must still review
+        assert index >= 4, f"{name} cut to {len(blob)} bytes read without complaint"
+    assert not (tmp_path / "crash.log").exists()
+
+
+def test_a_replay_reader_that_is_not_installed_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ms_toollib", None)  # import fails as if absent
+    with pytest.raises(ReplayError, match=r"needs ms-toollib: pip install 'minesolver\[replays\]'"):
+        read_replay_bytes(b"anything", "game.avf")
+
+
+def test_logs_damaged_or_cut_short(tmp_path):
+    text, _ = log_of(BEGINNER, "tank", 5)
+    lines = text.splitlines()
+    cases = {
+        "cut.jsonl": "\n".join(lines[:-1]),  # no result line
+        "half.jsonl": text[: len(text) // 2],  # cut inside a line
+        "mangled.jsonl": text.replace('"opened": [[', '"opened": [[99, 99], [', 1),
+        "nomines.jsonl": "\n".join(
+            [*lines[:-1], json.dumps({"result": {**json.loads(lines[-1])["result"], "won": False}})]
+        ),
+        "empty.jsonl": "{}",
+    }
+    for name, content in cases.items():
+        with pytest.raises(ReplayError) as info:
+            read_replay_bytes(content.encode(), name)
+        assert str(info.value).startswith(name) and "\n" not in str(info.value), info.value
+
+
+# ---------------------------------------------------------------------- the command
+def test_review_command_text_and_json(tmp_path):
+    pytest.importorskip("ms_toollib")
+    path = REPLAYS / "exp_49.25_3bv127.avf"
+    result = run_cli("review", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    replay = read_replay(path)
+    assert data["mines"] == [list(cell) for cell in replay.layout.mine_cells()]
+    assert (data["bbbv"], data["seconds"], data["zini"]) == (127, 49.25, 96)
+    assert len(data["clicks"]) == len(review_game(replay).clicks)
+    assert {"cell", "probability", "needless", "safest", "advice", "given_up"} <= set(
+        data["clicks"][1]
+    )
+    text = run_cli("review", str(path))
+    assert text.returncode == 0, text.stderr
+    assert "3BV 127 (127 solved)" in text.stdout and "ZiNi 96, HZiNi 103" in text.stdout
+    assert "needless" in text.stdout
+
+
+def test_review_of_a_play_log(tmp_path):
+    log = tmp_path / "game.jsonl"
+    played = run_cli("play", "--rules", "beginner", "--seed", "7", "--strategy", "random",
+                     "--log", str(log), "--json")
+    assert played.returncode == 0, played.stderr
+    record = json.loads(played.stdout)
+    result = run_cli("review", "--json", str(log))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["won"] == record["won"] and data["bbbv"] == record["bbbv"]
+    assert data["guesses"] == record["guesses"]
+    assert data["format"] == "log" and data["player"] == "random"
+
+
+def test_review_errors_are_one_line(tmp_path):
+    bad = tmp_path / "bad.avf"
+    bad.write_bytes(b"\x00" * 50)
+    if "ms_toollib" in sys.modules or _has_reader():
+        assert_one_error_line(run_cli("review", str(bad), cwd=tmp_path), "bad.avf")
+    assert_one_error_line(run_cli("review", str(tmp_path / "missing.rmv")), "missing.rmv")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    assert_one_error_line(run_cli("review", str(notes)), "not a replay")
+    assert not (tmp_path / "crash.log").exists()
+
+
+def _has_reader():
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -1,0 +1,99 @@
+"""The web API for players: advice in Analyse, reviews of uploaded games (in-process)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from support import REPLAYS, log_of
+
+from minesolver.advice import advise
+from minesolver.position import Position
+from minesolver.replay import read_replay_bytes
+from minesolver.review import review_game
+from minesolver.rules import BEGINNER
+from minesolver.web import create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def test_analyse_serves_advice_beside_the_probabilities(client: TestClient) -> None:
+    text = "12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n"
+    data = client.post("/api/analyse", json={"text": text}).json()
+    advice = advise(Position.from_text(text))
+    assert advice is not None
+    assert data["advice"]["cell"] == list(advice.cell)
+    assert data["advice"]["reason"] == "forced" and data["advice"]["text"] == advice.text
+    assert data["pairs"] == [[[0, 0], [1, 0]]]
+    assert len(data["zero"]) == 2 and len(data["zero"][0]) == 12
+    assert data["advice_error"] is None and data["skipped"] is None
+    assert "prob" in data["analysis"]
+
+
+def test_analyse_of_a_finished_position_has_no_advice(client: TestClient) -> None:
+    data = client.post("/api/analyse", json={"text": "3x1x1\n1F1\n"}).json()
+    assert data["advice"] is None and data["analysis"]["mine"] == [[0, 1]]
+
+
+def test_advice_that_breaks_the_limits_still_serves_the_probabilities() -> None:
+    slow = TestClient(create_app(seconds=1.5))
+    # a blank 200x200 board, half mines: its probabilities take about 0.2 s, the advice
+    # (a lookahead and a survey over 40,000 cells) about 4 s
+    text = Position.covered(200, 200, 20000).to_text()
+    data = slow.post("/api/analyse", json={"text": text}).json()
+    assert data["analysis"]["prob"][0][0] == 0.5
+    assert data["advice"] is None and data["zero"] is None
+    assert data["advice_error"].startswith("no advice:") and "limit" in data["advice_error"]
+
+
+def test_review_of_a_replay(client: TestClient) -> None:
+    pytest.importorskip("ms_toollib")
+    data = (REPLAYS / "test_rmv2_24px.rmv").read_bytes()
+    response = client.post("/api/review?name=game.rmv", content=data)
+    assert response.status_code == 200, response.text
+    review = response.json()["review"]
+    expected = review_game(read_replay_bytes(data, "game.rmv"))
+    assert review["bbbv"] == expected.stats.bbbv and review["seconds"] == 1.849
+    assert len(review["clicks"]) == len(expected.clicks)
+    for click, judged in zip(review["clicks"], expected.clicks, strict=True):
+        assert click["position"] == judged.seen.to_text().splitlines()[1:]
+        assert click["cell"] == list(judged.cell)
+
+
+def test_review_of_a_play_log(client: TestClient) -> None:
+    text, record = log_of(BEGINNER, "random", 4)
+    response = client.post("/api/review?name=game.jsonl", content=text.encode())
+    assert response.status_code == 200, response.text
+    review = response.json()["review"]
+    assert review["won"] == record.won and review["guesses"] == record.guesses
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "needle"),
+    [
+        ("/api/review", b"data", "name"),
+        ("/api/review?name=game.avf", b"", "empty"),
+        ("/api/review?name=game.txt", b"hello", "not a replay"),
+        ("/api/review?name=game.jsonl", b'{"index": 0}\n', "no result line"),
+        ("/api/review?name=" + "x" * 300, b"data", "too long"),
+    ],
+)
+def test_review_refusals(client: TestClient, path: str, body: bytes, needle: str) -> None:
+    response = client.post(path, content=body)
+    assert response.status_code == 400
+    assert needle in response.json()["error"]
+
+
+def test_a_damaged_replay_is_a_400_and_the_server_lives_on(client: TestClient) -> None:
+    pytest.importorskip("ms_toollib")
+    data = (REPLAYS / "beg_15.52_3bv24.avf").read_bytes()
+    response = client.post("/api/review?name=cut.avf", content=data[:300])
+    assert response.status_code == 400 and "cut.avf" in response.json()["error"]
+    assert client.post("/api/review?name=whole.avf", content=data).status_code == 200
