@@ -19,7 +19,7 @@
 >>> layout = Layout.from_cells(4, 3, [(0, 3), (2, 0)])  # two openings, no lone number
 >>> stats = board_stats(layout)
 >>> stats.bbbv, stats.openings, stats.islands, stats.zini, stats.hzini
-(3, 1, 1, 3, 3)
+(2, 2, 0, 2, 2)
 """
 
 from __future__ import annotations
