@@ -1,11 +1,15 @@
 """Game: the hidden layout, and reveal / flag / chord on it.
 
 Mines are laid when the first cell is opened, uniformly at random among the
-layouts the first-click rule allows.  The generator is documented in
-:mod:`minesolver.rng`: ``SplitMix64(seed).sample(n, mines)`` draws mine slots
-among the ``n`` cells the first click leaves unprotected (cells in row-major
-order, protected cells skipped), so the same seed gives the same board on every
-machine, process and Python version.
+layouts the first-click rule allows (:func:`random_layout`).  The generator is
+documented in :mod:`minesolver.rng`: ``SplitMix64(seed).sample(n, mines)`` draws
+mine slots among the ``n`` cells the first click leaves unprotected (cells in
+row-major order, protected cells skipped), so the same seed gives the same board on
+every machine, process and Python version.
+
+Another way of laying the mines is passed in as ``lay`` (a :data:`Layer`): no-guess
+boards (``rules.no_guess``) are laid by :func:`minesolver.noguess.no_guess_layout`,
+which needs the exact engine, a layer above this module.
 
 >>> game = Game(Rules(9, 9, 10), seed=1)
 >>> opened = game.reveal(0, 0)
@@ -16,6 +20,7 @@ machine, process and Python version.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
@@ -29,9 +34,12 @@ from .position import Position
 from .rng import SplitMix64, new_seed
 from .rules import FirstClick, Rules, RulesError
 
-__all__ = ["Game", "GameError", "Layout", "Status", "protected_cells"]
+__all__ = ["Game", "GameError", "Layer", "Layout", "Status", "protected_cells", "random_layout"]
 
 Status = Literal["ready", "playing", "won", "lost"]
+
+# lays the mines of a game: (rules, seed, the first click's flat index) -> layout
+Layer = Callable[[Rules, int, int], Layout]
 
 
 def protected_cells(rules: Rules, index: int) -> list[int]:
@@ -45,6 +53,24 @@ def protected_cells(rules: Rules, index: int) -> list[int]:
     if rules.first_click == "safe":
         return [index]
     return sorted([index, *Grid(rules.width, rules.height).neighbours(index)])
+
+
+def random_layout(rules: Rules, seed: int, first: int) -> Layout:
+    """The seeded layout of a game whose first click is at flat index ``first``: uniform
+    among the layouts the first-click rule allows.
+
+    >>> random_layout(Rules(3, 1, 1), seed=1, first=0)
+    Layout(width=3, height=1, mines=(2,))
+    """
+    keep = protected_cells(rules, first)
+    slots = SplitMix64(seed).sample(rules.cells - len(keep), rules.mines)
+    mines = []
+    for cell in slots:
+        for p in keep:  # keep is sorted: skip protected cells in order
+            if p <= cell:
+                cell += 1
+        mines.append(cell)
+    return Layout(rules.width, rules.height, tuple(mines))
 
 
 class GameError(IllegalMoveError):
@@ -61,8 +87,16 @@ class Game:
     'won'
     """
 
-    def __init__(self, rules: Rules, *, seed: int | None = None) -> None:
+    def __init__(
+        self, rules: Rules, *, seed: int | None = None, lay: Layer | None = None
+    ) -> None:
+        if rules.no_guess and lay is None:
+            raise RulesError(
+                "a no-guess game needs its boards laid by minesolver.noguess: "
+                "Game(rules, lay=no_guess_layout), as play_game does"
+            )
         self.rules = rules
+        self._layer: Layer = lay or random_layout
         self.grid = Grid(rules.width, rules.height)
         self.seed = new_seed() if seed is None else seed
         self._state = bytearray(rules.cells)  # HIDDEN / OPEN / FLAGGED; the field's once laid
@@ -104,15 +138,12 @@ class Game:
 
     def _lay_random(self, first: int) -> None:
         rules = self.rules
-        keep = protected_cells(rules, first)
-        slots = SplitMix64(self.seed).sample(rules.cells - len(keep), rules.mines)
-        mines = []
-        for cell in slots:
-            for p in keep:  # keep is sorted: skip protected cells in order
-                if p <= cell:
-                    cell += 1
-            mines.append(cell)
-        self._lay(Layout(rules.width, rules.height, tuple(mines)))
+        layout = self._layer(rules, self.seed, first)
+        mined = set(layout.mines)
+        if (layout.width, layout.height, len(mined)) != (rules.width, rules.height, rules.mines) \
+                or any(p in mined for p in protected_cells(rules, first)):
+            raise RuntimeError(f"the layer laid a board that breaks the rules {rules!r}")
+        self._lay(layout)
 
     @property
     def layout(self) -> Layout | None:

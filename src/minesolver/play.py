@@ -21,8 +21,9 @@ from typing import Literal
 
 from .analysis import Analysis
 from .errors import OffBoardError, quote
-from .game import Game
+from .game import Game, Layer
 from .minefield import Layout
+from .noguess import no_guess_layout
 from .position import Position
 from .rng import derive_seed
 from .rules import Rules, RulesError
@@ -33,6 +34,7 @@ __all__ = [
     "Start",
     "Step",
     "format_start",
+    "layer_for",
     "parse_start",
     "play_game",
     "start_cell",
@@ -82,6 +84,16 @@ def start_cell(rules: Rules, start: Start) -> tuple[int, int]:
     return (row, col)
 
 
+def layer_for(rules: Rules) -> Layer | None:
+    """How a game under ``rules`` lays its mines: no-guess boards by
+    :func:`minesolver.noguess.no_guess_layout`, others uniformly (``None``).
+
+    >>> layer_for(Rules(9, 9, 10, no_guess=True)).__name__
+    'no_guess_layout'
+    """
+    return no_guess_layout if rules.no_guess else None
+
+
 @dataclass(frozen=True)
 class Step:
     """What happened in one turn: the position seen, the moves, the cells opened."""
@@ -129,7 +141,8 @@ def play_game(
     """Play one game to its end and return its record.
 
     With ``layout`` the board is fixed (the first click then gets no protection
-    beyond what the layout happens to give); otherwise ``seed`` lays the mines.
+    beyond what the layout happens to give); otherwise ``seed`` lays the mines (a
+    no-guess board under ``rules.no_guess``: :mod:`minesolver.noguess`).
     """
     t0 = time.perf_counter()
     if layout is not None:
@@ -143,7 +156,7 @@ def play_game(
             )
         game = Game.from_layout(layout, first_click=rules.first_click)
     else:
-        game = Game(rules, seed=seed)
+        game = Game(rules, seed=seed, lay=layer_for(rules))
     game_rules = game.rules
     strategy.new_game(game_rules, derive_seed(seed, _STRATEGY_SALT))
     first = start_cell(rules, start)

@@ -1,4 +1,4 @@
-"""Game rules: board size, mine count, first-click policy and noise model.
+"""Game rules: board size, mine count, first-click policy, noise model, no-guess boards.
 
 Coordinates are ``(row, col)`` from the top-left corner everywhere in minesolver;
 a flat cell index is ``row * width + col``.
@@ -53,6 +53,10 @@ class Rules:
       first click always opens an area (Windows 7 / modern clones);
     * ``"none"``: no protection.
 
+    ``no_guess``: the board can be solved from the first click by deduction alone
+    (drawn by :mod:`minesolver.noguess`); it needs exact clues and a protected first
+    click.
+
     >>> Rules(9, 9, 10).density
     0.12345679012345678
     >>> Rules(3, 3, 9)  # doctest: +ELLIPSIS
@@ -66,6 +70,7 @@ class Rules:
     mines: int
     first_click: FirstClick = field(default="safe", kw_only=True)
     noise: NoiseModel | None = field(default=None, kw_only=True)  # see minesolver.noise
+    no_guess: bool = field(default=False, kw_only=True)  # see minesolver.noguess
 
     def __post_init__(self) -> None:
         for name in ("width", "height", "mines"):
@@ -89,6 +94,17 @@ class Rules:
             object.__setattr__(self, "noise", parse_noise(self.noise))
         elif self.noise is not None and not isinstance(self.noise, NoiseModel):
             raise RulesError(f"noise must be a noise model, got {self.noise!r}")
+        if not isinstance(self.no_guess, bool):
+            raise RulesError(f"no_guess must be true or false, got {self.no_guess!r}")
+        if self.no_guess and self.noise is not None:
+            raise RulesError(
+                "no-guess boards need exact clues: a noisy clue can always leave a guess"
+            )
+        if self.no_guess and self.first_click == "none":
+            raise RulesError(
+                "no-guess boards need a protected first click (first click safe or opening): "
+                "with none the first click itself is a guess"
+            )
         most = self.max_mines()
         if self.mines > most:
             guarantee = {
@@ -129,14 +145,27 @@ class Rules:
     def with_first_click(self, first_click: FirstClick) -> Rules:
         """The same board with another first-click rule."""
         return Rules(
-            self.width, self.height, self.mines, first_click=first_click, noise=self.noise
+            self.width, self.height, self.mines, first_click=first_click, noise=self.noise,
+            no_guess=self.no_guess,
         )
 
     def with_noise(self, noise: NoiseModel | str | None) -> Rules:
         """The same board with a noise model (``None`` for the classic game)."""
         model = parse_noise(noise) if isinstance(noise, str) else noise
         return Rules(
-            self.width, self.height, self.mines, first_click=self.first_click, noise=model
+            self.width, self.height, self.mines, first_click=self.first_click, noise=model,
+            no_guess=self.no_guess,
+        )
+
+    def with_no_guess(self, no_guess: bool = True) -> Rules:
+        """The same board, no-guess or not.
+
+        >>> EXPERT.with_no_guess()
+        Rules(30, 16, 99, first_click='safe', no_guess=True)
+        """
+        return Rules(
+            self.width, self.height, self.mines, first_click=self.first_click, noise=self.noise,
+            no_guess=no_guess,
         )
 
     def __str__(self) -> str:
@@ -149,9 +178,10 @@ class Rules:
 
     def __repr__(self) -> str:
         noise = f", noise={str(self.noise)!r}" if self.noise is not None else ""
+        no_guess = ", no_guess=True" if self.no_guess else ""
         return (
             f"Rules({self.width}, {self.height}, {self.mines}, "
-            f"first_click={self.first_click!r}{noise})"
+            f"first_click={self.first_click!r}{noise}{no_guess})"
         )
 
     @classmethod
@@ -161,6 +191,7 @@ class Rules:
         *,
         first_click: FirstClick = "safe",
         noise: NoiseModel | str | None = None,
+        no_guess: bool = False,
     ) -> Rules:
         """Parse a preset name (``expert``) or ``WxHxM`` (also ``WxH/M``).
 
@@ -171,7 +202,8 @@ class Rules:
         """
         key = text.strip().lower()
         if key in PRESETS:
-            return PRESETS[key].with_first_click(first_click).with_noise(noise)
+            rules = PRESETS[key].with_first_click(first_click).with_noise(noise)
+            return rules.with_no_guess(no_guess) if no_guess else rules
         match = re.fullmatch(r"(\d+)\s*[x×]\s*(\d+)\s*[x×/]\s*(\d+)", key)
         if match is None:
             names = ", ".join(PRESETS)
@@ -182,7 +214,7 @@ class Rules:
             raise RulesError(f"rules {quote(text)} describe a board far too large to play")
         width, height, mines = (int(g) for g in match.groups())
         model = parse_noise(noise) if isinstance(noise, str) else noise
-        return cls(width, height, mines, first_click=first_click, noise=model)
+        return cls(width, height, mines, first_click=first_click, noise=model, no_guess=no_guess)
 
 
 BEGINNER = Rules(9, 9, 10)

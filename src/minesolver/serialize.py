@@ -334,6 +334,7 @@ def record_json(record: GameRecord) -> dict[str, Any]:
         "rules": str(rules),
         "first_click": rules.first_click,
         "noise": rules.noise_text,
+        "no_guess": rules.no_guess,
         "strategy": record.strategy,
         "seed": record.seed,
         "start": list(record.start),

@@ -229,7 +229,7 @@ def test_run_results_summarise_and_compare_from_the_store(tmp_path):
     assert {k: v for k, v in first.items() if not k.startswith("ms_")} == {
         **{k: v for k, v in summarize(tank).items() if not k.startswith("ms_")},
         "run_id": run, "strategy": "tank", "rules": "7x7x9", "first_click": "safe",
-        "noise": None, "start": "3,3", "seed": 42,
+        "noise": None, "no_guess": False, "start": "3,3", "seed": 42,
     }
     assert data["comparisons"] == [comparison_json("tank", "random", compare(tank, random_))]
     assert isinstance(first["games"], int) and first["games"] == 6

@@ -50,8 +50,9 @@ def test_the_json_shape():
     data = json.loads(SWEEP.to_json())
     assert data == {
         "points": [
-            {"rules": "9x9x10", "first_click": "safe", "noise": None},
-            {"rules": "9x9x20", "first_click": "none", "noise": "withheld:0.1"},
+            {"rules": "9x9x10", "first_click": "safe", "noise": None, "no_guess": False},
+            {"rules": "9x9x20", "first_click": "none", "noise": "withheld:0.1",
+             "no_guess": False},
         ],
         "strategies": ["best:endgame=off", "tank"],
         "games": 5,

@@ -71,7 +71,8 @@ def test_a_game_is_play_game_with_the_same_seed(first_click, strategy):
     rules = Rules(8, 8, 10, first_click=first_click)
     record = play_game(rules, find_strategy(strategy), seed=77, start="center")
     assert without_time(data) == {
-        "rules": "8x8x10", "first_click": first_click, "noise": None, "strategy": strategy,
+        "rules": "8x8x10", "first_click": first_click, "noise": None, "no_guess": False,
+        "strategy": strategy,
         "seed": 77, "start": [4, 4], "won": record.won, "clicks": record.clicks,
         "guesses": record.guesses, "bbbv": record.bbbv, "opened": record.opened,
         "safe_cells": 54, "exploded": list(record.exploded) if record.exploded else None,

@@ -19,8 +19,9 @@ from ..errors import InputError, quote
 from ..formats import read_boards
 from ..game import Game
 from ..minefield import Layout
-from ..play import GameRecord, format_start, play_game, start_cell
+from ..play import GameRecord, format_start, layer_for, play_game, start_cell
 from ..rng import derive_seed
+from ..rules import Rules
 from ..strategies import Strategy, find_strategy
 from .pool import chunks, run_chunks
 from .spec import RunSpec
@@ -58,8 +59,14 @@ def validate(spec: RunSpec) -> None:
     strategies, a start off a board, a board file that does not fit the run."""
     for name in spec.strategies:
         find_strategy(name)
-    for rules in spec.points:
+    for point, rules in enumerate(spec.points):
         start_cell(rules, spec.start or "corner")
+        if rules.no_guess:
+            if spec.layouts is not None:
+                raise InputError(
+                    "a no-guess run lays its own boards: it cannot play a layout file"
+                )
+            layout_of(spec, point * spec.games)  # too dense: NoGuessError now, not in a worker
     if spec.layouts is not None:
         boards = load_layouts(spec.layouts)
         if len(boards) < spec.total_games:
@@ -79,7 +86,7 @@ def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = Non
     if layouts is not None:
         return layouts[game_index]
     rules = spec.rules_for(game_index)
-    game = Game(rules, seed=derive_seed(spec.seed, game_index))
+    game = Game(rules, seed=derive_seed(spec.seed, game_index), lay=layer_for(rules))
     game.reveal(*start_cell(rules, spec.start or "corner"))
     assert game.layout is not None
     return game.layout
@@ -131,9 +138,19 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         opened=record.opened,
         safe_cells=record.safe_cells,
         version=__version__,
-        extra=json.dumps({"noise": rules.noise_text}) if rules.noise else None,
+        extra=_extra(rules),
     )
     return row, record
+
+
+def _extra(rules: Rules) -> str | None:
+    """What a stored game row says beyond its columns: the noise model, no-guess boards."""
+    extra: dict[str, Any] = {}
+    if rules.noise:
+        extra["noise"] = rules.noise_text
+    if rules.no_guess:
+        extra["no_guess"] = True
+    return json.dumps(extra) if extra else None
 
 
 def play_chunk(spec: RunSpec, run_id: str, jobs: Sequence[Job]) -> list[GameRow]:

@@ -106,14 +106,22 @@ class RunSpec:
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """Rules as JSON: ``{"rules": "30x16x99", "first_click": "safe", "noise": null}``."""
-    return {"rules": str(rules), "first_click": rules.first_click, "noise": rules.noise_text}
+    """Rules as JSON: ``{"rules": "30x16x99", "first_click": "safe", "noise": null,
+    "no_guess": false}``."""
+    return {
+        "rules": str(rules),
+        "first_click": rules.first_click,
+        "noise": rules.noise_text,
+        "no_guess": rules.no_guess,
+    }
 
 
 def rules_from_json(data: dict[str, Any]) -> Rules:
-    """The inverse of :func:`rules_json`."""
+    """The inverse of :func:`rules_json` (runs stored before no-guess boards have no
+    ``no_guess``: they are not no-guess)."""
     return Rules.from_string(
-        str(data["rules"]), first_click=data.get("first_click", "safe"), noise=data.get("noise")
+        str(data["rules"]), first_click=data.get("first_click", "safe"), noise=data.get("noise"),
+        no_guess=bool(data.get("no_guess", False)),
     )
 
 

@@ -91,6 +91,7 @@ def run_results(store: Store, run_id: str, spec: RunSpec) -> dict[str, Any]:
                 "rules": str(rules),
                 "first_click": rules.first_click,
                 "noise": rules.noise_text,
+                "no_guess": rules.no_guess,
                 "start": None if spec.start is None else format_start(spec.start),
                 "seed": spec.seed,
             }

@@ -26,8 +26,8 @@ from .summary import summarize
 __all__ = ["density_points", "parse_densities", "plot_sweep", "sweep_table", "write_csv"]
 
 COLUMNS = [
-    "strategy", "noise", "first_click", "width", "height", "mines", "density", "games", "wins",
-    "win_rate", "ci_lo", "ci_hi", "needs_guess", "open_rate", "guesses_per_game",
+    "strategy", "noise", "first_click", "no_guess", "width", "height", "mines", "density",
+    "games", "wins", "win_rate", "ci_lo", "ci_hi", "needs_guess", "open_rate", "guesses_per_game",
     "ms_per_game_mean",
 ]
 
@@ -78,14 +78,18 @@ def density_points(
     densities: Sequence[float],
     first_clicks: Sequence[FirstClick],
     noises: Sequence[NoiseModel | None] = (None,),
+    *,
+    no_guess: bool = False,
 ) -> tuple[Rules, ...]:
-    """One point per noise model, first-click rule and density (``None``: exact clues)."""
+    """One point per noise model, first-click rule and density (``None``: exact clues);
+    ``no_guess``: every point's boards are no-guess."""
     points = []
     for noise in noises:
         for first_click in first_clicks:
             for density in densities:
                 mines = max(1, round(density * width * height))
-                points.append(Rules(width, height, mines, first_click=first_click, noise=noise))
+                points.append(Rules(width, height, mines, first_click=first_click, noise=noise,
+                                    no_guess=no_guess))
     return tuple(dict.fromkeys(points))
 
 
@@ -105,6 +109,7 @@ def sweep_table(spec: RunSpec, rows: Iterable[GameRow]) -> list[dict[str, Any]]:
                     "strategy": name,
                     "noise": rules.noise_text or "none",
                     "first_click": rules.first_click,
+                    "no_guess": rules.no_guess,
                     "width": rules.width,
                     "height": rules.height,
                     "mines": rules.mines,
@@ -139,11 +144,12 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
-    series: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    series: dict[tuple[str, str, str, bool], list[dict[str, Any]]] = {}
     for row in table:
-        key = (row["strategy"], row["first_click"], row.get("noise", "none"))
+        key = (row["strategy"], row["first_click"], row.get("noise", "none"),
+               bool(row.get("no_guess")))
         series.setdefault(key, []).append(row)
-    for (name, first_click, noise), rows in series.items():
+    for (name, first_click, noise, no_guess), rows in series.items():
         rows = sorted(rows, key=lambda r: r["density"])
         x = [100 * r["density"] for r in rows]
         y = [100 * r["win_rate"] for r in rows]
@@ -154,6 +160,8 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title:
         label = f"{name}, first click {first_click}"
         if noise != "none":
             label += f", {noise}"
+        if no_guess:
+            label += ", no-guess boards"
         left.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
         line = right.plot(x, [100 * r["open_rate"] for r in rows], marker="o",
                           label=f"open rate: {label}")

@@ -121,6 +121,7 @@ def bench_cmd(
     first_click: str,
     start: Start,
     noise: str | None,
+    no_guess: bool,
     strategies: tuple[str, ...],
     games: int,
     seed: int,
@@ -146,7 +147,7 @@ def bench_cmd(
         run_id = resume
     else:
         spec = RunSpec(
-            points=(read_rules(rules, first_click, noise),),
+            points=(read_rules(rules, first_click, noise, no_guess),),
             strategies=tuple(dict.fromkeys(strategies or ("best",))),
             games=games,
             seed=seed,

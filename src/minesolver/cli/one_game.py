@@ -116,6 +116,7 @@ def play_cmd(
     first_click: str,
     start: Start,
     noise: str | None,
+    no_guess: bool,
     seed: int | None,
     strategy: str,
     show: bool,
@@ -124,7 +125,7 @@ def play_cmd(
     as_json: bool,
 ) -> None:
     """Play one game with a strategy."""
-    game_rules = read_rules(rules, first_click, noise)
+    game_rules = read_rules(rules, first_click, noise, no_guess)
     chosen = find_strategy(strategy)
     seed = new_seed() if seed is None else seed
     out = console()
@@ -155,9 +156,11 @@ def play_cmd(
         out.print(board_text(record.final, mines=set(record.layout.mines)), end="")
     outcome = "[bold green]won[/]" if record.won else "[bold red]lost[/]"
     guesses = f"{record.guesses} guess{'' if record.guesses == 1 else 'es'}"
+    board = "no-guess " if record.rules.no_guess else ""
     out.print(
-        f"{record.strategy} {outcome} {record.rules} ({record.rules.first_click} first click, "
-        f"start {record.start}, seed {record.seed}): {record.clicks} clicks, "
+        f"{record.strategy} {outcome} {board}{record.rules} "
+        f"({record.rules.first_click} first click, start {record.start}, seed {record.seed}): "
+        f"{record.clicks} clicks, "
         f"{guesses}, 3BV {record.bbbv}, {record.seconds * 1000:.1f} ms"
     )
 

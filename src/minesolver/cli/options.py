@@ -1,6 +1,7 @@
 """Options several commands share, each declared once, converting as it parses.
 
-``--rules`` with ``--first-click`` and ``--noise`` become one :class:`~minesolver.rules.Rules`;
+``--rules`` with ``--first-click``, ``--noise`` and ``--no-guess`` become one
+:class:`~minesolver.rules.Rules`;
 ``--start`` a start; ``--seed`` a seed that fits 64 bits; ``--workers`` a process count
 this machine can run.
 """
@@ -23,6 +24,7 @@ __all__ = [
     "db_option",
     "first_click_option",
     "json_option",
+    "no_guess_option",
     "noise_option",
     "quiet_option",
     "read_rules",
@@ -43,11 +45,13 @@ FIRST_CLICK = click.Choice(list(FIRST_CLICK_RULES))
 NOISE_HELP = "Noisy clues: withheld:P, optimistic or cautious (default: exact clues)."
 
 
-def read_rules(text: str, first_click: str, noise: str | None = None) -> Rules:
-    """Rules from ``--rules``, ``--first-click`` and ``--noise``."""
+def read_rules(
+    text: str, first_click: str, noise: str | None = None, no_guess: bool = False
+) -> Rules:
+    """Rules from ``--rules``, ``--first-click``, ``--noise`` and ``--no-guess``."""
     chosen: FirstClick = next(rule for rule in FIRST_CLICK_RULES if rule == first_click)
     model: NoiseModel | None = parse_noise(noise)
-    return Rules.from_string(text, first_click=chosen, noise=model)
+    return Rules.from_string(text, first_click=chosen, noise=model, no_guess=no_guess)
 
 
 def _compose(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -74,6 +78,14 @@ def first_click_option() -> Callable[[F], F]:
 def noise_option() -> Callable[[F], F]:
     """``--noise`` (a noise model, or none)."""
     return click.option("--noise", default=None, help=NOISE_HELP)
+
+
+def no_guess_option() -> Callable[[F], F]:
+    """``--no-guess``: boards solvable from the first click by deduction alone."""
+    return click.option(
+        "--no-guess", is_flag=True,
+        help="No-guess boards: solvable from the first click by deduction alone.",
+    )
 
 
 def _start(ctx: click.Context, param: click.Parameter, value: str) -> Start:
@@ -123,5 +135,8 @@ def quiet_option() -> Callable[[F], F]:
 
 
 def board_options(default: str = "expert") -> Callable[[F], F]:
-    """``--rules``, ``--first-click``, ``--start`` and ``--noise`` together."""
-    return _compose(rules_option(default), first_click_option(), start_option(), noise_option())
+    """``--rules``, ``--first-click``, ``--start``, ``--noise`` and ``--no-guess`` together."""
+    return _compose(
+        rules_option(default), first_click_option(), start_option(), noise_option(),
+        no_guess_option(),
+    )

@@ -21,6 +21,7 @@ from .bench import execute
 from .options import (
     db_option,
     json_option,
+    no_guess_option,
     quiet_option,
     scheduler_option,
     seed_option,
@@ -48,6 +49,7 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--noise", "noises", multiple=True,
               help="Noise model to sweep (repeat; 'none' is the classic game). Default: none.")
 @start_option()
+@no_guess_option()
 @click.option("--strategy", "strategies", multiple=True, help="Default: best.")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True,
               help="Games per point.")
@@ -68,6 +70,7 @@ def sweep_cmd(
     first_clicks: tuple[FirstClick, ...],
     noises: tuple[str, ...],
     start: Start,
+    no_guess: bool,
     strategies: tuple[str, ...],
     games: int,
     seed: int,
@@ -94,7 +97,7 @@ def sweep_cmd(
         width, height = _size(size)
         points = density_points(
             width, height, parse_densities(densities), first_clicks or ("safe",),
-            [parse_noise(n) for n in noises] or [None],
+            [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
         )
         spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
                        games=games, seed=seed, start=start)
@@ -117,6 +120,7 @@ def sweep_cmd(
     for row in table:
         out.print(
             f"{row['strategy']:<10} {row['noise']:<13} {row['first_click']:<8} "
+            f"{'no-guess ' if row['no_guess'] else ''}"
             f"{row['width']}x{row['height']}x"
             f"{row['mines']:<5} density {row['density']:.1%}: win {row['win_rate']:.1%} "
             f"[{row['ci_lo']:.1%}, {row['ci_hi']:.1%}], needs a guess {row['needs_guess']:.0%}, "

@@ -37,7 +37,7 @@ from ..variants.flags import PLAYER_SALT, FlagsGame, find_flags_player
 from .errors import EXCEPTION_HANDLERS, ApiError
 from .middleware import BodyLimitMiddleware, HeadersMiddleware, SessionMiddleware
 from .sandbox import Limits, Sandbox
-from .state import FlagsEntry, PlayEntry, SessionStore, new_id
+from .state import FlagsEntry, NoGuessLayer, PlayEntry, SessionStore, new_id
 from .views import routes
 from .watching import Watch
 
@@ -84,8 +84,11 @@ class WebState:
 
     # ------------------------------------------------------------------ games
     def new_game(self, session: str, rules: Rules, seed: int | None) -> PlayEntry:
-        """Start a game for ``session``; mines are laid at the first reveal."""
-        entry = PlayEntry(new_id(), rules, Game(rules, seed=seed), seed_given=seed is not None)
+        """Start a game for ``session``; mines are laid at the first reveal (a no-guess
+        board by :mod:`minesolver.noguess`, worked out in the sandbox by the view)."""
+        layer = NoGuessLayer() if rules.no_guess else None
+        game = Game(rules, seed=seed, lay=layer)
+        entry = PlayEntry(new_id(), rules, game, seed_given=seed is not None, layer=layer)
         self.games.put(entry.id, session, entry)
         return entry
 

@@ -89,11 +89,17 @@ def read_str(body: dict[str, Any], name: str, *, default: Any = _MISSING) -> Any
 
 
 def read_rules(body: dict[str, Any], *, max_side: int) -> Rules:
-    """``rules`` (a preset name or ``WxHxM``) and ``first_click``, within the size cap.
+    """``rules`` (a preset name or ``WxHxM``), ``first_click`` and ``no_guess``, within
+    the size cap.
 
     >>> read_rules({"rules": "9x9x10", "first_click": "opening"}, max_side=200)
     Rules(9, 9, 10, first_click='opening')
+    >>> read_rules({"rules": "beginner", "no_guess": True}, max_side=200)
+    Rules(9, 9, 10, first_click='safe', no_guess=True)
     """
+    no_guess = body.get("no_guess", False)
+    if not isinstance(no_guess, bool):
+        raise ApiError(400, f"field 'no_guess' must be true or false, got {no_guess!r}")
     first_click = read_str(body, "first_click", default="safe")
     if first_click not in get_args(FirstClick):
         choices = ", ".join(get_args(FirstClick))
@@ -101,7 +107,7 @@ def read_rules(body: dict[str, Any], *, max_side: int) -> Rules:
     text = read_str(body, "rules", default="expert")
     if len(text) > 40:
         raise ApiError(400, f"cannot read rules {text[:40]!r}...: too long")
-    rules = Rules.from_string(text, first_click=first_click)  # RulesError -> 400
+    rules = Rules.from_string(text, first_click=first_click, no_guess=no_guess)  # RulesError: 400
     check_size(rules.width, rules.height, max_side)
     return rules
 

@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from ..game import Game
+from ..minefield import Layout
+from ..noguess import no_guess_layout
 from ..rules import Rules
 from ..strategies import Strategy
 from ..variants.flags import FlagsGame, FlagsPlayer
 
-__all__ = ["FlagsEntry", "PlayEntry", "SessionStore", "new_id"]
+__all__ = ["FlagsEntry", "NoGuessLayer", "PlayEntry", "SessionStore", "new_id"]
 
 T = TypeVar("T")
 
@@ -72,6 +74,25 @@ class SessionStore(Generic[T]):
         return len(self._items)
 
 
+class NoGuessLayer:
+    """Lays a no-guess game's board (a :data:`~minesolver.game.Layer`).
+
+    Finding one can take a second or more, too long for the event loop: the view works it
+    out in the sandbox first and hands it over with :meth:`prepare`; without that, the
+    board is laid here.  Either way it is ``no_guess_layout(rules, seed, first)``.
+    """
+
+    def __init__(self) -> None:
+        self.ready: dict[int, Layout] = {}
+
+    def prepare(self, first: int, layout: Layout) -> None:
+        """The board for a first click at flat index ``first``."""
+        self.ready[first] = layout
+
+    def __call__(self, rules: Rules, seed: int, first: int) -> Layout:
+        return self.ready.get(first) or no_guess_layout(rules, seed, first)
+
+
 @dataclass
 class PlayEntry:
     """A game a person plays in the browser.  Mutable; changed only on the event loop.
@@ -89,6 +110,7 @@ class PlayEntry:
     ended: float | None = None
     solvers: dict[str, Strategy] = field(default_factory=dict)
     thinking: set[str] = field(default_factory=set)  # solvers busy on this game now
+    layer: NoGuessLayer | None = None  # lays the board of a no-guess game
 
     def touch(self) -> None:
         """Note a change: bump the version, start or stop the clock."""

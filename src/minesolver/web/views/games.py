@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from ...codes import COVERED, FLAG
 from ...errors import GameOverError
+from ...noguess import no_guess_layout
 from ...position import Position
 from ...rng import new_seed
 from ...serialize import cells_json, move_json, position_json
@@ -53,6 +54,7 @@ def game_json(entry: PlayEntry) -> dict[str, Any]:
         "id": entry.id,
         "rules": str(rules),
         "first_click": rules.first_click,
+        "no_guess": rules.no_guess,
         "status": game.status,
         "version": entry.version,
         "position": position_json(position),
@@ -109,6 +111,8 @@ async def move(request: Request) -> Response:
         raise ApiError(400, f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
     row, col = read_cell(body, entry.rules.width, entry.rules.height)
     game = entry.game
+    if action == "reveal":
+        await _lay_no_guess(request, entry, row, col)
     opened: list[tuple[int, int]] = []
     if action == "reveal":
         opened = game.reveal(row, col)
@@ -149,6 +153,7 @@ async def solve(request: Request) -> Response:
     strategy = _solver(entry, name)
     if game.status == "ready":
         moves = [Move((0, 0), reason="first")]
+        await _lay_no_guess(request, entry, 0, 0)
     else:
         if strategy.label in entry.thinking:
             raise ApiError(409, "the solver is already thinking about this game")
@@ -175,6 +180,17 @@ async def solve(request: Request) -> Response:
             "opened": cells_json(opened),
         }
     )
+
+
+async def _lay_no_guess(request: Request, entry: PlayEntry, row: int, col: int) -> None:
+    """Before a no-guess game's first reveal: find its board in the sandbox (it can take a
+    second or more; too many mines for any no-guess board is a 422 saying so)."""
+    game = entry.game
+    if entry.layer is None or game.status != "ready" or game.is_flagged(row, col):
+        return
+    first = row * entry.rules.width + col
+    layout = await web_of(request).run(no_guess_layout, entry.rules, game.seed, first)
+    entry.layer.prepare(first, layout)
 
 
 def _solver(entry: PlayEntry, name: str) -> Strategy:

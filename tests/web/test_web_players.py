@@ -97,3 +97,39 @@ def test_a_damaged_replay_is_a_400_and_the_server_lives_on(client: TestClient) -
     response = client.post("/api/review?name=cut.avf", content=data[:300])
     assert response.status_code == 400 and "cut.avf" in response.json()["error"]
     assert client.post("/api/review?name=whole.avf", content=data).status_code == 200
+
+
+# ---------------------------------------------------------------------- no-guess games
+def test_a_no_guess_game_is_the_seeds_no_guess_board(client: TestClient) -> None:
+    from minesolver.minefield import Layout
+    from minesolver.noguess import no_guess_layout
+    from minesolver.rules import Rules
+
+    body = {"rules": "16x16x40", "first_click": "opening", "no_guess": True, "seed": "99"}
+    game = client.post("/api/games", json=body).json()["game"]
+    assert game["no_guess"] is True and game["status"] == "ready"
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/moves", json={"action": "reveal", "row": 5, "col": 7})
+    while True:  # the solver opens every safe cell until the end: no guess is ever needed
+        data = client.post(f"/api/games/{gid}/solve", json={"all_deductions": True}).json()
+        assert all(m["reason"] == "deduction" for m in data["moves"]), data["moves"]
+        if data["game"]["status"] != "playing":
+            break
+    assert data["game"]["status"] == "won"
+    rules = Rules(16, 16, 40, first_click="opening", no_guess=True)
+    expected = no_guess_layout(rules, 99, 5 * 16 + 7)
+    assert Layout.from_cells(16, 16, [tuple(m) for m in data["game"]["mines"]]) == expected
+
+
+def test_no_guess_refusals(client: TestClient) -> None:
+    response = client.post("/api/games", json={"rules": "9x9x10", "no_guess": "yes"})
+    assert response.status_code == 400 and "no_guess" in response.json()["error"]
+    response = client.post("/api/games", json={"first_click": "none", "no_guess": True})
+    assert response.status_code == 400 and "protected first click" in response.json()["error"]
+    gid = client.post("/api/games", json={"rules": "8x8x40", "first_click": "opening",
+                                          "no_guess": True}).json()["game"]["id"]
+    response = client.post(f"/api/games/{gid}/moves", json={"action": "reveal", "row": 0,
+                                                            "col": 0})
+    assert response.status_code == 422 and "ask for fewer mines" in response.json()["error"]
+    game = client.get(f"/api/games/{gid}").json()["game"]
+    assert game["status"] == "ready"  # nothing was laid: the player may start again
