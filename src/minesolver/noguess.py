@@ -50,7 +50,7 @@ def solvable(layout: Layout, first: int) -> bool:
     """True when opening ``first`` and then only cells the exact engine proves safe
     (the mine count included) opens every safe cell.
 
-    >>> solvable(Layout(3, 1, (2,)), 0), solvable(Layout(2, 1, (1,)), 0)
+    >>> solvable(Layout(3, 1, (2,)), 0), solvable(Layout(2, 2, (0,)), 3)
     (True, False)
     """
     game = Game.from_layout(layout)
