@@ -28,6 +28,8 @@ the densities that work.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .analysis import analyze
 from .codes import COVERED, MINE
 from .errors import LimitError
@@ -36,7 +38,14 @@ from .minefield import Layout
 from .rng import derive_seed
 from .rules import Rules
 
-__all__ = ["MAX_TRIES", "NO_GUESS_SALT", "NoGuessError", "no_guess_layout", "solvable"]
+__all__ = [
+    "MAX_TRIES",
+    "NO_GUESS_SALT",
+    "NoGuessError",
+    "candidates",
+    "no_guess_layout",
+    "solvable",
+]
 
 MAX_TRIES = 1000  # boards tried before giving up
 NO_GUESS_SALT = 0x40_6E55  # "no guess": the seeds of boards tried after the first
@@ -73,16 +82,28 @@ def solvable(layout: Layout, first: int) -> bool:
     return game.is_won
 
 
+def candidates(rules: Rules, seed: int, first: int) -> Iterator[Layout]:
+    """The :data:`MAX_TRIES` boards tried, in order: the seed's ordinary board, then
+    those of ``derive_seed(seed, NO_GUESS_SALT, k)``.
+
+    >>> from minesolver.rules import Rules
+    >>> boards = candidates(Rules(9, 9, 10), seed=3, first=0)
+    >>> next(boards) == random_layout(Rules(9, 9, 10), 3, 0)
+    True
+    """
+    plain = rules.with_no_guess(False)
+    for attempt in range(MAX_TRIES):
+        board_seed = seed if attempt == 0 else derive_seed(seed, NO_GUESS_SALT, attempt)
+        yield random_layout(plain, board_seed, first)
+
+
 def no_guess_layout(rules: Rules, seed: int, first: int) -> Layout:
     """A seeded no-guess layout for a game whose first click is at flat index ``first``
     (a :data:`~minesolver.game.Layer` for :class:`~minesolver.game.Game`).
 
     Raises :class:`NoGuessError` when none of :data:`MAX_TRIES` boards is no-guess.
     """
-    plain = rules.with_no_guess(False)
-    for attempt in range(MAX_TRIES):
-        board_seed = seed if attempt == 0 else derive_seed(seed, NO_GUESS_SALT, attempt)
-        layout = random_layout(plain, board_seed, first)
+    for layout in candidates(rules, seed, first):
         if solvable(layout, first):
             return layout
     row, col = divmod(first, rules.width)

@@ -116,6 +116,8 @@ class ClickReview:
             text += f"; the safest cell had {float(self.safest):.1%}"
         if self.advice is not None and self.advice.cell != self.cell:
             text += f"; best: {self.advice.text}"
+        elif self.advice is not None:
+            text += f"; best's move too ({self.advice.reason})"
         if self.given_up is not None:
             text += f"; win chance {self.best_win:.1%} best, {self.win:.1%} after this"
         if self.exploded:

@@ -89,7 +89,8 @@ const play = {
   },
 
   async start() {
-    const body = { ...readRules("play"), seed: $("play-seed").value.trim() || null };
+    const body = { ...readRules("play"), seed: $("play-seed").value.trim() || null,
+      no_guess: $("play-no-guess").checked };  // the switch advice.js adds
     try {
       const data = await api("POST", "/api/games", body);
       this.hint = null;
@@ -481,6 +482,7 @@ const analyse = {
       status.dataset.state = "inconsistent";
       $("analyse-info").textContent = data.clue ? `The clue at ${at(data.clue)} cannot be satisfied.` : "";
       this.board.set({ position: data.position, clue: data.clue });
+      advice.show(null);
       return;
     }
     const a = data.analysis;
@@ -493,6 +495,7 @@ const analyse = {
     $("analyse-info").textContent = `${a.safe.length} safe · ${unflagged} certain mines · ` +
       `${a.fronts.length} fronts · ${(a.seconds * 1000).toFixed(1)} ms`;
     this.board.set({ position: data.position, analysis: a, showProb: true });
+    advice.show(data);  // what to click and why (advice.js)
   },
 
   async copyOut() {
@@ -508,7 +511,7 @@ const analyse = {
 // ------------------------------------------------------------------ modes
 function currentMode() {
   const mode = location.hash.slice(1);
-  return ["play", "watch", "analyse", "flags"].includes(mode) ? mode : "play";
+  return ["play", "watch", "analyse", "review", "flags"].includes(mode) ? mode : "play";
 }
 
 function showMode() {
@@ -521,6 +524,7 @@ function showMode() {
   if (mode === "watch") watch.board.draw();
   if (mode === "analyse") analyse.shown();
   if (mode === "flags") flags.shown();
+  if (mode === "review") review.shown();
 }
 
 async function main() {
@@ -538,6 +542,8 @@ async function main() {
   watch.init();
   analyse.init();
   flags.init();
+  advice.init();  // advice.js: the advice panel and overlay, Play's no-guess switch and link
+  review.init();  // review.js: the Review mode (its tab and section)
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => { location.hash = tab.dataset.mode; });
   }

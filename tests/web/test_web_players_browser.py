@@ -1,0 +1,160 @@
+"""The page for players in a real browser: the advice in Analyse, Play's no-guess switch
+and "Analyse this position", the Review mode stepping through a replay.
+
+The fixtures and helpers are test_web_browser.py's (the real ``minesolver serve``,
+Debian's chromium through playwright).  With ``MINESOLVER_SCREENSHOTS=docs/screenshots``
+the pictures of docs/players.md are written there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support import REPLAYS
+from test_web_browser import (  # noqa: F401  (fixtures: server, browser, page)
+    browser,
+    click_cell,
+    open_mode,
+    page,
+    screenshot,
+    server,
+    watched_page,
+)
+
+from minesolver.advice import advise
+from minesolver.noguess import no_guess_layout
+from minesolver.position import EXAMPLE_POSITION, Position
+from minesolver.replay import read_replay
+from minesolver.review import review_game
+from minesolver.rules import Rules
+
+pytestmark = pytest.mark.browser
+
+
+# a position from `minesolver play --seed 12` (best, expert) where best must guess: it has a
+# 50/50 pair and dead cells, the pictures of docs/players.md
+GUESS = (
+    "30x16x99\n1H11H3H112H10000001HHHHHHHHH10\n11124H311H2100111012HHHHHHHH21\n"
+    "0002HH301110001H2101HHHHHHH3HH\n1112HH2000000012H112HHHHHHHHHH\n"
+    "1H11232111100123222HHHHHHHHHHH\n221002H21H1001HH21H3HHHHHHHHHH\n"
+    "H22112H33320013H212HHHHHHHHHHH\n2H3H1113HH210123211HHHHHHHHHHH\n"
+    "12H21002H5H312H3H223HHHHHHHHHH\n1332011213H4H22H3HHHHHHHHHHHHH\n"
+    "1HH211H1134H2112HHHHHHHHHHHHHH\n134H11222HH21113HHHHHHHHHHHHHH\n"
+    "01H2113H543101H3HHHHHHHHHHHHHH\n011101HHHH10023HHHHHHHHHHHHHHH\n"
+    "00001234H42112HHHHHHHHHHHHHHHH\n00001H11HHH1HH3HHHHHHHHHHHHHHH\n"
+)
+
+
+def wait_advice(page: Any) -> None:
+    page.wait_for_function("advice.data && document.querySelector('#advice-text').dataset.cell")
+
+
+def test_analyse_says_what_to_click_and_why(page: Any) -> None:
+    open_mode(page, "analyse")
+    wait_advice(page)
+    expected = advise(Position.from_text(EXAMPLE_POSITION))
+    assert expected is not None
+    assert page.text_content("#advice-text") == expected.text
+    assert page.get_attribute("#advice-text", "data-cell") == f"{expected.cell[0]},{expected.cell[1]}"
+    assert "mine risk" in page.text_content("#advice-figures")
+    # a guess: its figures, the pair and the dead cells drawn over the board
+    page.fill("#analyse-text", GUESS)
+    page.click("#analyse-go")
+    page.wait_for_function("advice.data && advice.data.advice && advice.data.advice.reason === 'guess'")
+    expected = advise(Position.from_text(GUESS))
+    assert expected is not None and page.text_content("#advice-text") == expected.text
+    assert "survives this and the next move" in page.text_content("#advice-figures")
+    assert page.evaluate("advice.overlay.marks.links.length") == 1
+    # the overlay draws the advice ring; the chance of a zero replaces the colours
+    assert page.evaluate("advice.overlay.marks.rings.length") > 0
+    page.check("input[name=advice-overlay][value=zero]")
+    assert page.evaluate("advice.overlay.marks.zero !== null")
+    assert page.locator("#advice-zero-legend").is_visible()
+    size = float(page.locator("#analyse-board").get_attribute("data-cell"))
+    r, c = expected.cell
+    page.locator("#analyse-board").hover(position={"x": (c + 0.5) * size, "y": (r + 0.5) * size})
+    assert "a zero" in page.text_content("#tooltip")
+    screenshot(page, "players-zero", readme=True)
+    page.check("input[name=advice-overlay][value=prob]")
+    assert page.evaluate("advice.overlay.marks.zero === null")
+    page.evaluate("document.querySelector('#advice-panel').scrollIntoView()")
+    screenshot(page, "players-advice", readme=True)
+
+
+def test_a_50_50_is_named_and_linked(page: Any) -> None:
+    open_mode(page, "analyse")
+    wait_advice(page)
+    page.fill("#analyse-text", "12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")
+    page.click("#analyse-go")
+    page.wait_for_function("advice.data && advice.data.advice && advice.data.advice.reason === 'forced'")
+    assert "50/50" in page.text_content("#advice-text")
+    assert "(0, 0)–(1, 0)" in page.text_content("#advice-extra")
+    assert page.evaluate("advice.overlay.marks.links.length") == 1
+
+
+def test_play_a_no_guess_board_and_analyse_its_position(page: Any) -> None:
+    open_mode(page, "play")
+    page.select_option("#play-preset", "intermediate")
+    page.fill("#play-seed", "31")
+    page.check("#play-no-guess")
+    page.click("#play-new")
+    page.wait_for_function("play.game && play.game.no_guess && play.game.seed === '31'")
+    click_cell(page, "#play-board", 8, 8)
+    page.wait_for_function("play.game.status === 'playing' && !play.busy")
+    rules = Rules(16, 16, 40, no_guess=True)
+    layout = no_guess_layout(rules, 31, 8 * 16 + 8)
+    rows = page.evaluate("play.game.position.rows")
+    for i in range(256):  # every open cell shows the no-guess board's number
+        r, c = divmod(i, 16)
+        if rows[r][c] not in "HF":
+            assert int(rows[r][c]) == int(layout.counts[i]) and i not in layout.mines
+    page.click("#play-analyse")
+    page.wait_for_function("location.hash === '#analyse'")
+    wait_advice(page)
+    text = page.input_value("#analyse-text")
+    assert text.splitlines()[1:] == [row.replace("F", "H") for row in rows]
+    expected = advise(Position.from_text(text))
+    assert expected is not None and expected.reason == "deduction"  # a no-guess board
+    assert page.text_content("#advice-text") == expected.text
+
+
+def test_review_a_replay_click_by_click(page: Any) -> None:
+    pytest.importorskip("ms_toollib")
+    path = REPLAYS / "exp_49.25_3bv127.avf"
+    expected = review_game(read_replay(path))
+    open_mode(page, "review")
+    page.set_input_files("#review-file", str(path))
+    page.click("#review-go")
+    page.wait_for_function("review.data !== null")
+    figures = page.text_content("#review-figures")
+    assert f"{expected.stats.bbbv} ({expected.bbbv_solved})" in figures
+    assert f"{expected.stats.zini} · {expected.stats.hzini}" in figures
+    guesses = page.locator("#review-guesses li")
+    assert guesses.count() == len(expected.guesses)
+    assert page.text_content("#review-judgement") == expected.clicks[0].text
+    page.click("#review-next")
+    assert page.text_content("#review-judgement") == expected.clicks[1].text
+    page.keyboard.press("ArrowRight")
+    assert page.text_content("#review-judgement") == expected.clicks[2].text
+    # jump to the last guess: its judgement, the best move and the probabilities there
+    guesses.nth(guesses.count() - 1).click()
+    last = expected.guesses[-1]
+    assert page.text_content("#review-judgement") == last.text
+    page.wait_for_function("review.board.view.analysis !== null")
+    assert page.evaluate("review.overlay.marks.rings.some(r => r.colour === '#000')")
+    if last.advice is not None and last.advice.cell != last.cell:
+        assert last.advice.text in page.text_content("#review-judgement")
+        assert page.evaluate(f"review.overlay.marks.rings.some(r => r.cell.join() === "
+                             f"'{last.advice.cell[0]},{last.advice.cell[1]}')")
+    screenshot(page, "players-review", readme=True)
+
+
+def test_the_new_parts_run_under_the_pages_csp(browser: Any, server: str) -> None:  # noqa: F811
+    context, tab, problems = watched_page(browser, server, bypass_csp=False)
+    for mode in ("analyse", "review", "play"):
+        open_mode(tab, mode)
+        assert tab.locator(f"#{mode}").is_visible()
+    assert tab.locator("#advice-panel").count() == 1 and tab.locator("#play-analyse").count() == 1
+    context.close()
+    assert not problems, problems
