@@ -11,16 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import test_web_browser as chromium
 from support import REPLAYS
-from test_web_browser import (  # noqa: F401  (fixtures: server, browser, page)
-    browser,
-    click_cell,
-    open_mode,
-    page,
-    screenshot,
-    server,
-    watched_page,
-)
 
 from minesolver.advice import advise
 from minesolver.noguess import no_guess_layout
@@ -30,6 +22,10 @@ from minesolver.review import review_game
 from minesolver.rules import Rules
 
 pytestmark = pytest.mark.browser
+
+# the real server, chromium and a watched page, as test_web_browser.py makes them
+server, browser, page = chromium.server, chromium.browser, chromium.page
+click_cell, open_mode, screenshot = chromium.click_cell, chromium.open_mode, chromium.screenshot
 
 
 # a position from `minesolver play --seed 12` (best, expert) where best must guess: it has a
@@ -50,18 +46,24 @@ def wait_advice(page: Any) -> None:
     page.wait_for_function("advice.data && document.querySelector('#advice-text').dataset.cell")
 
 
+def wait_reason(page: Any, reason: str) -> None:
+    page.wait_for_function("r => advice.data && advice.data.advice && "
+                           "advice.data.advice.reason === r", arg=reason)
+
+
 def test_analyse_says_what_to_click_and_why(page: Any) -> None:
     open_mode(page, "analyse")
     wait_advice(page)
     expected = advise(Position.from_text(EXAMPLE_POSITION))
     assert expected is not None
     assert page.text_content("#advice-text") == expected.text
-    assert page.get_attribute("#advice-text", "data-cell") == f"{expected.cell[0]},{expected.cell[1]}"
+    cell = page.get_attribute("#advice-text", "data-cell")
+    assert cell == f"{expected.cell[0]},{expected.cell[1]}"
     assert "mine risk" in page.text_content("#advice-figures")
     # a guess: its figures, the pair and the dead cells drawn over the board
     page.fill("#analyse-text", GUESS)
     page.click("#analyse-go")
-    page.wait_for_function("advice.data && advice.data.advice && advice.data.advice.reason === 'guess'")
+    wait_reason(page, "guess")
     expected = advise(Position.from_text(GUESS))
     assert expected is not None and page.text_content("#advice-text") == expected.text
     assert "survives this and the next move" in page.text_content("#advice-figures")
@@ -87,7 +89,7 @@ def test_a_50_50_is_named_and_linked(page: Any) -> None:
     wait_advice(page)
     page.fill("#analyse-text", "12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")
     page.click("#analyse-go")
-    page.wait_for_function("advice.data && advice.data.advice && advice.data.advice.reason === 'forced'")
+    wait_reason(page, "forced")
     assert "50/50" in page.text_content("#advice-text")
     assert "(0, 0)–(1, 0)" in page.text_content("#advice-extra")
     assert page.evaluate("advice.overlay.marks.links.length") == 1
@@ -150,8 +152,8 @@ def test_review_a_replay_click_by_click(page: Any) -> None:
     screenshot(page, "players-review", readme=True)
 
 
-def test_the_new_parts_run_under_the_pages_csp(browser: Any, server: str) -> None:  # noqa: F811
-    context, tab, problems = watched_page(browser, server, bypass_csp=False)
+def test_the_new_parts_run_under_the_pages_csp(browser: Any, server: str) -> None:
+    context, tab, problems = chromium.watched_page(browser, server, bypass_csp=False)
     for mode in ("analyse", "review", "play"):
         open_mode(tab, mode)
         assert tab.locator(f"#{mode}").is_visible()
