@@ -43,6 +43,8 @@ def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
         rules = spec.rules
         start = "-" if spec.start is None else format_start(spec.start)
         points = f" ({len(spec.points)} points)" if len(spec.points) > 1 else ""
+        if rules.no_guess:
+            points += " (no-guess boards)"
         console().print(
             f"[bold]{run_id}[/] {kind} {created}: {rules}{points} first click "
             f"{rules.first_click}, start {start}, seed {spec.seed}, "
