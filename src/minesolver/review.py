@@ -71,15 +71,15 @@ class ClickReview:
     cell: tuple[int, int]
     time: float | None
     first: bool
-    probability: Fraction | None
-    safe_cells: int
-    safest: Fraction | None
-    safest_cells: tuple[tuple[int, int], ...]
-    advice: Advice | None
-    best_win: float | None
-    win: float | None
-    opened: int
-    exploded: bool
+    probability: Fraction | None = None
+    safe_cells: int = 0
+    safest: Fraction | None = None
+    safest_cells: tuple[tuple[int, int], ...] = ()
+    advice: Advice | None = None
+    best_win: float | None = None
+    win: float | None = None
+    opened: int = 0  # cells it opened
+    exploded: bool = False
 
     @property
     def guess(self) -> bool:
@@ -243,8 +243,7 @@ def _unflagged(position: Position) -> Position:
 def _judge(
     seen: Position, click: Click, index: int, targets: list[int], *, first: bool, layouts: int
 ) -> ClickReview:
-    blank = ClickReview(index, seen, click.kind, click.cell, click.time, first, None, 0, None,
-                        (), None, None, None, 0, False)
+    blank = ClickReview(index, seen, click.kind, click.cell, click.time, first)
     if first or not targets:
         return blank
     position = _unflagged(seen)
@@ -267,9 +266,8 @@ def _judge(
         if click.kind == "open" and total <= layouts:
             best_win = _win_chance(position, layouts)
             win = _win_after(position, analysis, targets[0], layouts)
-    return ClickReview(index, seen, click.kind, click.cell, click.time, False, risk,
-                       len(analysis.safe_indices), safest, safest_cells, advice, best_win, win,
-                       0, False)
+    return replace(blank, probability=risk, safe_cells=len(analysis.safe_indices), safest=safest,
+                   safest_cells=safest_cells, advice=advice, best_win=best_win, win=win)
 
 
 def _cells_at(analysis: Analysis, chance: Fraction) -> list[tuple[int, int]]:
