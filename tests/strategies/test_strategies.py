@@ -86,11 +86,14 @@ def test_options_are_parsed_and_kept_in_the_label():
         ("best:nope=1", ["no option 'nope'", "endgame"]),
         ("best:endgame", ["needs a value"]),
         ("best:endgame=maybe", ["endgame", "bool"]),
-        ("best:cutoff=high", ["cutoff", "float"]),
+        ("best:cutoff=high", ["cutoff", "finite number"]),
         ("best:endgame_layouts=1.5", ["endgame_layouts", "int"]),
+        ("best:depth=-1", ["depth", "1 to 4"]),
+        ("best:breadth=0", ["breadth", "1 to 64"]),
+        ("best:cutoff=nan", ["cutoff", "finite number"]),
         ("tank:x=1", ["no option 'x'", "none"]),
         ("sampling:method=magic", ["front or reject"]),
-        ("sampling:samples=0", ["positive"]),
+        ("sampling:samples=0", ["samples", "1 to 100000"]),
     ],
 )
 def test_bad_names_and_options_are_strategy_errors(name, needles):

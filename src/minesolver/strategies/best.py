@@ -46,12 +46,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Annotated
 
 import numpy as np
 
 from ..analysis import Analysis, InconsistentPositionError
 from ..codes import BLANK, COVERED, FLAG, MINE, is_number
 from ..noise import SCALE
+from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
@@ -79,16 +81,16 @@ class Best(Strategy):
         self,
         *,
         endgame: bool = True,
-        endgame_layouts: int = 300,
+        endgame_layouts: Annotated[int, Range(0, 100_000)] = 300,
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,
         off_edge: bool = False,
-        cutoff: float = 0.9,
-        second: float = 0.2,
-        progress: float = 0.0,
-        depth: int = 1,
-        breadth: int = 4,
+        cutoff: Annotated[float, Range(0.0, 1.0)] = 0.9,
+        second: Annotated[float, Range(0.0, 1.0)] = 0.2,
+        progress: Annotated[float, Range(0.0, 10.0)] = 0.0,
+        depth: Annotated[int, Range(1, 4)] = 1,
+        breadth: Annotated[int, Range(1, 64)] = 4,
     ) -> None:
         super().__init__()
         self.endgame = endgame

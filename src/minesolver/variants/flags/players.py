@@ -23,13 +23,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 import numpy as np
 
 from ...analysis import Analysis, analyze
 from ...analysis.sampling import rejection_layouts
 from ...codes import COVERED, FLAG, MINE, is_number
+from ...options import Range
 from ...position import Position
 from ...registry import Registry
 from ...rng import SplitMix64
@@ -127,7 +128,12 @@ class MonteCarlo(FlagsPlayer):
     name = "mc"
     summary = "classic Monte Carlo: sampled consistent boards, the cell most often a mine"
 
-    def __init__(self, *, samples: int = 100, tries: int = 1000) -> None:
+    def __init__(
+        self,
+        *,
+        samples: Annotated[int, Range(1, 100_000)] = 100,
+        tries: Annotated[int, Range(1, 1_000_000)] = 1000,
+    ) -> None:
         super().__init__()
         if samples < 1 or tries < 1:
             raise FlagsSetupError(
