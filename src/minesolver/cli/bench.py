@@ -30,6 +30,7 @@ from .options import (
     board_options,
     db_option,
     json_option,
+    limits_option,
     quiet_option,
     read_rules,
     scheduler_option,
@@ -116,6 +117,7 @@ def bench_json(data: dict[str, Any]) -> dict[str, Any]:
               help="Write the boards this run played as a layout file.")
 @json_option()
 @quiet_option()
+@limits_option(seconds=None, memory=None)
 def bench_cmd(
     rules: str,
     first_click: str,

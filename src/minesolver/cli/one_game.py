@@ -22,7 +22,7 @@ from ..show.image import board_image, gif_bytes
 from ..show.terminal import board_text
 from ..strategies import STRATEGIES, find_strategy
 from .base import cli, console
-from .options import board_options, json_option, read_rules, seed_option
+from .options import board_options, json_option, limits_option, read_rules, seed_option
 from .printing import print_analysis
 
 __all__ = ["demo_cmd", "play_cmd", "strategies_cmd"]
@@ -111,6 +111,7 @@ def _fan_out(observers: list[Observer]) -> Observer:
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the play-by-play as JSON lines (minesolver review reads it).")
 @json_option()
+@limits_option(seconds=600.0)
 def play_cmd(
     rules: str,
     first_click: str,
@@ -167,6 +168,7 @@ def play_cmd(
 
 @cli.command("demo")
 @seed_option("Board seed (default: random).", default=None)
+@limits_option(seconds=600.0)
 def demo_cmd(seed: int | None) -> None:
     """Play one expert game step by step, then analyse an example position."""
     out = console()

@@ -21,6 +21,7 @@ from .bench import execute
 from .options import (
     db_option,
     json_option,
+    limits_option,
     no_guess_option,
     quiet_option,
     scheduler_option,
@@ -64,6 +65,7 @@ def _size(text: str) -> tuple[int, int]:
               show_default=True)
 @json_option("Print the table as JSON.")
 @quiet_option()
+@limits_option(seconds=None, memory=None)
 def sweep_cmd(
     size: str,
     densities: str,
