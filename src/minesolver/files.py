@@ -17,13 +17,14 @@ complete new one.  Errors name the file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "write_bytes"]
+__all__ = ["atomic_write", "check_writable", "write_bytes"]
 
 
 @contextlib.contextmanager
@@ -41,6 +42,29 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def check_writable(*paths: str | Path | None) -> None:
+    """Refuse now, before any work is done or any other file made, a path that
+    :func:`atomic_write` could not write later (``None`` is skipped).
+
+    >>> check_writable("/no/such/folder/out.csv")
+    Traceback (most recent call last):
+    FileNotFoundError: [Errno 2] no such folder: '/no/such/folder/out.csv'
+    """
+    for given in paths:
+        if given is None:
+            continue
+        path = Path(given)
+        folder = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+        if not folder.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(path))
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "its folder is a file", str(path))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, "its folder cannot be written", str(path))
 
 
 @contextlib.contextmanager

@@ -79,6 +79,42 @@ def validate(spec: RunSpec) -> None:
                 rules.width, rules.height, rules.mines
             ):
                 raise InputError(f"board {index + 1} of {spec.layouts} is not {rules}")
+            broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
+            if broken:
+                raise InputError(f"{_where(spec.layouts, index)} {broken}")
+
+
+def _where(path: str, index: int) -> str:
+    """``board N of FILE``, with its line in a layout file (the N-th non-blank line)."""
+    with open(path, "rb") as handle:
+        if handle.read(64).lstrip()[:1] != b"{":  # MBF: records, not lines
+            return f"board {index + 1} of {path}"
+        handle.seek(0)
+        lines = (number for number, line in enumerate(handle, start=1) if line.strip())
+        line = next((n for i, n in enumerate(lines) if i == index), index + 1)
+    return f"{path}: line {line} (board {index + 1})"
+
+
+def _first_click_broken(board: Layout, rules: Rules, start: tuple[int, int]) -> str:
+    """How a board's start breaks the run's first-click rule, or ``""`` (a game on
+    such a board would be a loss no strategy could avoid, stored as if played)."""
+    row, col = start
+    if rules.first_click == "none":
+        return ""
+    near = range(-1, 2) if rules.first_click == "opening" else range(0, 1)
+    cells = {
+        (row + dr) * board.width + col + dc
+        for dr in near
+        for dc in near
+        if 0 <= row + dr < board.height and 0 <= col + dc < board.width
+    }
+    mine = next((m for m in board.mines if m in cells), None)
+    if mine is None:
+        return ""
+    return (
+        f"has a mine at ({mine // board.width}, {mine % board.width}), which "
+        f"--first-click {rules.first_click} forbids for the start ({row}, {col})"
+    )
 
 
 def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = None) -> Layout:

@@ -172,7 +172,8 @@ class Store:
                 raise StoreError(f"{self.path} is a SQLite file but not a minesolver results store")
             if not readonly and not tables >= _TABLES:
                 self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.executescript(SCHEMA)
+                # all tables or none: a store killed while being made is not half a store
+                self.db.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nCOMMIT;")
             if not readonly:
                 self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:

@@ -12,7 +12,7 @@ from PIL import Image
 from rich.console import Console
 
 from ..analysis import analyze
-from ..files import atomic_write, write_bytes
+from ..files import atomic_write, check_writable, write_bytes
 from ..play import Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
@@ -128,6 +128,7 @@ def play_cmd(
     """Play one game with a strategy."""
     game_rules = read_rules(rules, first_click, noise, no_guess)
     chosen = find_strategy(strategy)
+    check_writable(gif, log)
     seed = new_seed() if seed is None else seed
     out = console()
     observers: list[Observer] = []

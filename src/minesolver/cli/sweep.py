@@ -12,7 +12,7 @@ from .. import __version__
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
-from ..files import atomic_write, write_bytes
+from ..files import atomic_write, check_writable, write_bytes
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
@@ -89,6 +89,7 @@ def sweep_cmd(
 
     Writes a CSV and a PNG plot with 95% intervals; every game is stored in --db.
     """
+    check_writable(csv_path, plot_path)
     if resume is not None:
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
