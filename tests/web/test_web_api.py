@@ -411,6 +411,20 @@ def test_websocket_from_another_origin_is_refused(client: TestClient) -> None:
 def test_watch_limits() -> None:
     busy = TestClient(create_app(max_playing=0))
     assert_error(busy.post("/api/watch", json={"rules": "beginner"}), 429, "wait")
+    full = TestClient(create_app(max_playing_total=0))
+    assert_error(full.post("/api/watch", json={"rules": "beginner"}), 429, "on this server")
+
+
+def test_watch_slots_are_per_session() -> None:
+    app = create_app(max_playing=1)
+    first, second = TestClient(app), TestClient(app)
+    slow = {"rules": "200x200x8000", "strategy": "best"}
+    started = first.post("/api/watch", json=slow)
+    assert started.status_code == 201
+    assert_error(first.post("/api/watch", json=slow), 429, "your watched games")
+    assert second.post("/api/watch", json={"rules": "beginner"}).status_code == 201
+    for watch in app.state.web.watches.values():  # stop the slow game's process now
+        watch.cancelled = True
     client = TestClient(create_app())
     wid = client.post("/api/watch", json={"rules": "101x101x10"}).json()["watch"]["id"]
     assert wait_watch(client, wid)["status"] == "done"

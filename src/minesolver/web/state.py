@@ -70,6 +70,10 @@ class SessionStore(Generic[T]):
         """Every value, oldest first."""
         return [value for _, value in self._items.values()]
 
+    def values_of(self, session: str) -> list[T]:
+        """The values ``session`` owns, oldest first."""
+        return [value for owner, value in self._items.values() if owner == session]
+
     def __len__(self) -> int:
         return len(self._items)
 
