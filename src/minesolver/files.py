@@ -19,12 +19,22 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "check_writable", "write_bytes"]
+__all__ = ["atomic_write", "check_writable", "write_bytes", "write_files"]
+
+
+def _new_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_MODE = _new_mode()
 
 
 @contextlib.contextmanager
@@ -42,6 +52,31 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def write_files(contents: dict[str | Path, bytes]) -> None:
+    """Write several files, each whole, and all or none: if one cannot be written
+    (a full disk), those this call made before it are removed again.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_files({os.path.join(d, "a"): b"1", os.path.join(d, "b"): b"2"})
+    ...     sorted(os.listdir(d))
+    ['a', 'b']
+    """
+    made: list[Path] = []
+    try:
+        for name, data in contents.items():
+            path = Path(name)
+            new = not path.exists()
+            write_bytes(path, data)
+            if new:
+                made.append(path)
+    except BaseException:
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
 
 
 def check_writable(*paths: str | Path | None) -> None:
@@ -79,6 +114,8 @@ def _replacing(path: Path) -> Iterator[int]:
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
+        # the mode a plain open() would give (mkstemp's is private to the owner)
+        os.fchmod(fd, stat.S_IMODE(path.stat().st_mode) if path.exists() else _NEW_MODE)
         yield fd
         os.replace(temp, path)
     except BaseException as exc:

@@ -147,10 +147,10 @@ def play_cmd(
             # the board too, so `minesolver review` can judge every click of the game
             mines = cells_json(record.layout.mine_cells())
             log_handle.write(json.dumps({"result": record_json(record), "mines": mines}) + "\n")
-    if recorder is not None and gif:
-        final = board_image(record.final, None, mines=set(record.layout.mines),
-                            caption="won" if record.won else "lost")
-        write_bytes(gif, gif_bytes([*recorder.frames, final]))
+        if recorder is not None and gif:  # inside: a GIF that fails takes the log with it
+            final = board_image(record.final, None, mines=set(record.layout.mines),
+                                caption="won" if record.won else "lost")
+            write_bytes(gif, gif_bytes([*recorder.frames, final]))
     if as_json:
         click.echo(json.dumps(record_json(record)))
         return

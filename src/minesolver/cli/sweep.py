@@ -12,7 +12,7 @@ from .. import __version__
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
-from ..files import atomic_write, check_writable, write_bytes
+from ..files import check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
@@ -109,12 +109,13 @@ def sweep_cmd(
         run_id = store.new_run("sweep", spec, __version__)
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     table = sweep_table(spec, store.games(run_id))
-    with atomic_write(csv_path) as handle:
-        write_csv(table, handle)
+    text = io.StringIO()
+    write_csv(table, text)
     picture = io.BytesIO()
     board = f"{spec.rules.width}x{spec.rules.height}"
     plot_sweep(table, picture, title=f"{board} boards, {spec.games} games per point")
-    write_bytes(plot_path, picture.getvalue())
+    # both files or neither: a full disk must not leave a table without its plot
+    write_files({csv_path: text.getvalue().encode("utf-8"), plot_path: picture.getvalue()})
     if as_json:
         click.echo(json.dumps({"run_id": run_id, "csv": csv_path, "plot": plot_path,
                                "points": table}))
