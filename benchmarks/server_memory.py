@@ -4,7 +4,8 @@ Starts ``minesolver serve`` on 127.0.0.1 (a free port) and plays, through the HT
 API, ``--games`` games cycling through ``--sizes`` board sizes from 9x9 up to
 200x200: each game is created and opened at its centre (the server lays the mines,
 floods the opening and keeps the game), and every fifth is a Minesweeper Flags game
-against the ``mc`` AI with one move played.  The server's own RSS (the analyses run
+against the ``mc`` AI (one sample per move, so the AI's time stays small on 200x200)
+with one move played.  The server's own RSS (the analyses run
 in sandboxed child processes, reported apart) is read from /proc after every game.
 
     python benchmarks/server_memory.py --games 1000 --sizes 50
@@ -86,7 +87,8 @@ def main() -> None:
                 mines = max(1, width * height // 8)
                 if game % 5 == 4:
                     made = client.post("/api/flags", json={
-                        "rules": f"{width}x{height}x{mines}", "ai": "mc", "seed": game})
+                        "rules": f"{width}x{height}x{mines}", "ai": "mc:samples=1,tries=20",
+                        "seed": game})
                     made.raise_for_status()
                     fid = made.json()["game"]["id"]
                     client.post(f"/api/flags/{fid}/moves",
@@ -110,7 +112,11 @@ def main() -> None:
               f"target peak <= 300 MB: {'met' if peak <= 300 else 'NOT met'}")
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 if __name__ == "__main__":

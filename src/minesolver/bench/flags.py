@@ -19,7 +19,7 @@ from typing import Any
 from .. import __version__
 from ..rng import derive_seed
 from ..rules import Rules
-from ..variants.flags import FLAGS, FlagsPlayer, FlagsSetupError, find_flags_player, play_flags
+from ..variants.flags import FLAGS, FlagsGame, FlagsPlayer, find_flags_player, play_flags
 from .pool import run_chunks
 from .stats import wilson
 from .store import FlagsRow, RunSpec, Store
@@ -36,11 +36,11 @@ CHUNK = 2  # games per task
 
 
 def flags_spec(p1: str, p2: str, *, games: int, seed: int, rules: Rules = FLAGS) -> RunSpec:
-    """The stored spec of a match (checks that both players exist)."""
+    """The stored spec of a match (checks that both players exist and that a game can
+    be set up on ``rules``, before anything is stored)."""
     find_flags_player(p1)
     find_flags_player(p2)
-    if rules.noise is not None:
-        raise FlagsSetupError(f"Minesweeper Flags is played with exact clues, not {rules.noise}")
+    FlagsGame(rules.with_first_click("none"), seed=seed)  # FlagsSetupError if it cannot
     return RunSpec(points=(rules.with_first_click("none"),), strategies=(p1, p2), games=games,
                    seed=seed, start=None)
 

@@ -58,7 +58,7 @@ def parse_densities(text: str) -> list[float]:
         if not all(math.isfinite(x) for x in parts) or not 0 < start < 1 or not 0 < stop < 1:
             raise RulesError(f"densities must lie strictly between 0 and 1, got {quote(text)}")
         if step <= 0:
-            raise RulesError(f"density step must be positive, got {step:g}")
+            raise RulesError(f"density step must be positive, got {step:g} in {quote(text)}")
         count = math.floor((stop - start) / step + 1e-9) + 1
         if count > MAX_POINTS:
             raise RulesError(f"{quote(text)} makes {count} densities: at most {MAX_POINTS}")

@@ -52,8 +52,17 @@ def fail(message: str) -> NoReturn:
 
 
 def one_line(message: str) -> str:
-    """``message`` on one line (newlines and runs of spaces become one space)."""
-    return " ".join(str(message).split())
+    """``message`` on one line (newlines and runs of spaces become one space), any
+    word longer than 200 characters cut to its two ends: a 5,000-digit input is
+    named, not echoed (click quotes values whole), and a long path keeps its file.
+
+    >>> one_line("bad seed: " + "1" + "0" * 300)
+    'bad seed: 1000000000...0000000000 (301 characters)'
+    """
+    return " ".join(
+        word if len(word) <= 200 else f"{word[:10]}...{word[-10:]} ({len(word)} characters)"
+        for word in str(message).split()
+    )
 
 
 def message_of(exc: BaseException) -> str:
