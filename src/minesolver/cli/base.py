@@ -12,7 +12,7 @@ from rich.console import Console
 
 from .. import __version__
 from ..bench import Store
-from ..errors import IllegalMoveError, InputError, LimitError
+from ..errors import IllegalMoveError, InputError, LimitError, shorten
 
 __all__ = ["USER_ERRORS", "cli", "console", "fail", "message_of", "one_line", "open_store"]
 
@@ -52,17 +52,12 @@ def fail(message: str) -> NoReturn:
 
 
 def one_line(message: str) -> str:
-    """``message`` on one line (newlines and runs of spaces become one space), any
-    word longer than 200 characters cut to its two ends: a 5,000-digit input is
-    named, not echoed (click quotes values whole), and a long path keeps its file.
+    """``message`` on one line, long words cut (:func:`~minesolver.errors.shorten`).
 
-    >>> one_line("bad seed: " + "1" + "0" * 300)
-    'bad seed: 1000000000...0000000000 (301 characters)'
+    >>> one_line("bad seed:\\n  " + "9" * 3)
+    'bad seed: 999'
     """
-    return " ".join(
-        word if len(word) <= 200 else f"{word[:10]}...{word[-10:]} ({len(word)} characters)"
-        for word in str(message).split()
-    )
+    return shorten(message)
 
 
 def message_of(exc: BaseException) -> str:
