@@ -109,9 +109,20 @@ COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
 VALID_ARG = {"analyze": "@good.mine"}
 
 
+# Valid input too big for the limits given: refused by the limit, naming it.
+LIMIT_CASES = [
+    Case("analyze-scattered-200x200-time", ("analyze", "@scatter.mine", "--max-seconds", "2"),
+         ("--max-seconds",)),
+    Case("analyze-scattered-200x200-memory",
+         ("analyze", "@scatter.mine", "--max-memory", "200M"), ("--max-memory",)),
+    Case("play-3000x3000-time", ("play", "--rules", "3000x3000x1", "--seed", "1",
+                                 "--max-seconds", "2"), ("--max-seconds",)),
+]
+
+
 def cases() -> list[Case]:
-    """Every (command, option, bad value) case."""
-    out = []
+    """Every (command, option, bad value) case, then the limit cases."""
+    out = list(LIMIT_CASES)
     for command, (base, options) in COMMANDS.items():
         for option, kind in options.items():
             for number, value in enumerate(BAD[kind]):
@@ -140,8 +151,34 @@ def resolve(args: tuple[str, ...], folder: Path) -> list[str]:
     return [str(folder / a[1:]) if a.startswith("@") else a for a in args]
 
 
+def scattered_position(seed: int = 5) -> str:
+    """A valid 200x200x8000 position whose clues (4% of the cells) are scattered all
+    over the board: exact counting needs far more memory and time than a machine has."""
+    import random
+
+    from minesolver.game import Game
+    from minesolver.rules import Rules
+
+    game = Game(Rules(200, 200, 8000), seed=seed)
+    game.reveal(100, 100)
+    assert game.layout is not None
+    mines = set(game.layout.mine_cells())
+    grid = [["H"] * 200 for _ in range(200)]
+    safe = [(r, c) for r in range(200) for c in range(200) if (r, c) not in mines]
+    for r, c in random.Random(seed).sample(safe, 1600):
+        near = sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        grid[r][c] = str(near)
+    return "200x200x8000\n" + "".join("".join(row) + "\n" for row in grid)
+
+
+_SCATTERED: list[str] = []
+
+
 def make_files(folder: Path) -> None:
     """The files the cases refer to, in ``folder``."""
+    if not _SCATTERED:
+        _SCATTERED.append(scattered_position())
+    (folder / "scatter.mine").write_text(_SCATTERED[0])
     (folder / "adir").mkdir()
     db = sqlite3.connect(folder / "foreign.sqlite")
     db.execute("CREATE TABLE notes (text)")

@@ -70,7 +70,7 @@ def message_of(exc: BaseException) -> str:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror or exc}"
     if isinstance(exc, MemoryError):
-        return "out of memory: ask for a smaller board, position or run"
+        return "out of memory: ask for a smaller board, position or run, or raise --max-memory"
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply to read"
     return str(exc)
