@@ -27,6 +27,7 @@ from .minefield import Layout
 
 __all__ = [
     "FormatError",
+    "json_kind",
     "layout_line",
     "read_boards",
     "read_json",
@@ -53,6 +54,23 @@ def _bounded_int(text: str) -> int:
 
 def _no_constant(text: str) -> Any:
     raise FormatError(f"{text} is not a number JSON allows")
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words (not Python's ``NoneType``).
+
+    >>> json_kind(None), json_kind([1]), json_kind(True), json_kind(2.5), json_kind({})
+    ('null', 'a list', 'true/false', 'a number', 'an object')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def read_json(text: str | bytes) -> Any:

@@ -117,6 +117,8 @@ def _check(response: Any) -> None:
     assert isinstance(data, dict) and isinstance(data.get("error"), str), data
     assert data["error"] and len(data["error"]) < 400, data["error"][:300]
     assert "Traceback" not in data["error"]
+    for python in ("NoneType", "<class", "'utf-8' codec", "Expecting value"):  # Python's words
+        assert python not in data["error"], data["error"]
 
 
 def test_the_corpus_covers_every_body_endpoint_with_a_few_hundred_cases():

@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 from starlette.requests import Request
 
+from ..formats import json_kind
 from ..formats import read_json as parse_json
 from ..rules import FirstClick, Rules
 from .errors import ApiError
@@ -51,7 +52,7 @@ async def read_json(request: Request) -> dict[str, Any]:
     except ValueError as exc:
         raise ApiError(400, f"body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ApiError(400, f"body must be a JSON object, got {type(data).__name__}")
+        raise ApiError(400, f"body must be a JSON object, got {json_kind(data)}")
     return data
 
 

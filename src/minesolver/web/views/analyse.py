@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import InconsistentPositionError, InputError, LimitError
+from ...formats import json_kind
 from ...position import Position
 from ...serialize import position_json
 from ..errors import ApiError, error_response
@@ -50,7 +51,7 @@ def _text_of(body: dict[str, Any], max_side: int) -> str:
     if "text" in body:
         text = body["text"]
         if not isinstance(text, str):
-            raise ApiError(400, f"field 'text' must be a string, got {type(text).__name__}")
+            raise ApiError(400, f"field 'text' must be a string, got {json_kind(text)}")
         return text
     grid = body.get("position")
     if not isinstance(grid, dict):
