@@ -32,6 +32,28 @@ function showError(err) {
 }
 
 const pct = (p) => `${(p * 100).toFixed(1)}%`;
+// "1 front", "2 fronts"; the plural given when adding an s is wrong ("1 guess", "2 guesses")
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// A short confirmation beside a button ("Copied"), gone after a few seconds.
+function note(anchor, text) {
+  let box = anchor.nextElementSibling;
+  if (!box || !box.classList.contains("note")) {
+    box = document.createElement("span");
+    box.className = "note small";
+    box.setAttribute("role", "status");
+    anchor.after(box);
+  }
+  box.textContent = text;
+  clearTimeout(box.timer);
+  box.timer = setTimeout(() => { box.textContent = ""; }, 4000);
+}
+
+// Remembered across reloads and tabs: the game being played, the colour scale.
+const store = {
+  get(key) { try { return localStorage.getItem(`minesolver.${key}`); } catch (err) { return null; } },
+  set(key, value) { try { localStorage.setItem(`minesolver.${key}`, value); } catch (err) { /* private mode */ } },
+};
 const at = ([r, c]) => `(${r}, ${c})`;
 
 // A layout count can have thousands of digits: show it whole or as 1.23e4567.
@@ -85,7 +107,55 @@ const play = {
     $("play-form").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
     $("play-hint").addEventListener("change", () => this.refreshHint());
     $("play-solve").addEventListener("click", () => this.solve());
+    $("play-flag-mode").addEventListener("click", () => {
+      this.board.flagMode = !this.board.flagMode;
+      $("play-flag-mode").setAttribute("aria-pressed", String(this.board.flagMode));
+    });
     this.tick = setInterval(() => this.showTime(), 200);
+    // another tab may have played this game meanwhile: catch up when shown again
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.sync(); });
+  },
+
+  // The game to show at load: the one a link names (?rules=..&seed=..), else the one
+  // this browser was playing (a reload, a second tab), else a new beginner game.
+  async load(params) {
+    if (params.has("rules")) {
+      const preset = params.get("rules");
+      if (META.presets[preset]) $("play-preset").value = preset;
+      else {
+        const [w, h, m] = preset.split("x");
+        $("play-preset").value = "custom";
+        $("play-custom").hidden = false;
+        [$("play-w").value, $("play-h").value, $("play-m").value] = [w, h, m];
+      }
+      if (params.get("first_click")) $("play-first").value = params.get("first_click");
+      $("play-seed").value = params.get("seed") || "";
+      $("play-no-guess").checked = params.get("no_guess") === "1";
+      return this.start();
+    }
+    if (await this.resume()) return;
+    await this.start();
+  },
+
+  async resume() {
+    const id = store.get("game");
+    if (!id || (this.game && this.game.id === id)) return false;
+    try {
+      const data = await api("GET", `/api/games/${id}`);
+      this.hint = null;
+      this.highlight = [];
+      this.show(data.game);
+      return true;
+    } catch (err) { return false; }  // gone (the server restarted, or too many games since)
+  },
+
+  async sync() {
+    const g = this.game;
+    if (!g || this.busy) return;
+    try {
+      const data = await api("GET", `/api/games/${g.id}`);
+      if (data.game.version !== this.game.version && !this.busy) this.show(data.game);
+    } catch (err) { /* gone: keep what is shown */ }
   },
 
   async start() {
@@ -121,6 +191,7 @@ const play = {
     if (!g || this.busy) return;
     this.busy = true;
     $("play-move").textContent = "Solver is thinking…";
+    $("play-solve").disabled = true;
     try {
       const data = await api("POST", `/api/games/${g.id}/solve`, {
         strategy: $("play-strategy").value, all_deductions: $("play-all").checked,
@@ -133,6 +204,7 @@ const play = {
       this.show(data.game);
     } catch (err) {
       $("play-move").textContent = "";
+      $("play-solve").disabled = false;
       showError(err);
     }
     this.busy = false;
@@ -140,19 +212,27 @@ const play = {
 
   show(game) {
     this.game = game;
+    store.set("game", game.id);
     this.clock = { base: game.elapsed, since: performance.now() };
     $("play-mines").textContent = String(game.mines_left);
+    const over = game.status === "won" || game.status === "lost";
+    $("play-solve").disabled = over;
+    $("play-solve").title = over ? "The game is over: start a new one" : "";
+    const from = game.board ? `board ${game.board}` : `seed ${game.seed}`;
     const status = {
       ready: "Click any cell to start.",
       playing: "Playing…",
-      won: `You won! ${game.clicks} clicks, 3BV ${game.bbbv}, seed ${game.seed}.`,
-      lost: `Boom. You lost (seed ${game.seed}).`,
+      won: `You won! ${plural(game.clicks, "click")}, 3BV ${game.bbbv}, ${from}.`,
+      lost: game.exploded
+        ? `Boom: the mine at ${at(game.exploded)} went off (red). You lost (${from}).`
+        : `Boom. You lost (${from}).`,
     }[game.status];
     $("play-status").textContent = status;
     $("play-status").dataset.status = game.status;
     this.draw();
     this.showTime();
     this.refreshHint();
+    share.played(game);  // share.js: the link to this game, its board file
   },
 
   draw() {
@@ -184,8 +264,9 @@ const play = {
       if (!this.game || hint.version !== this.game.version || g.id !== this.game.id) return;
       this.hint = hint;
       const a = hint.analysis;
-      info.textContent = `${bigCount(a.solutions)} layouts · ${a.safe.length} safe · ` +
-        `${a.mine.length} certain mines · ${a.seconds < 0.01 ? "<10" : Math.round(a.seconds * 1000)} ms`;
+      info.textContent = `${bigCount(a.solutions)} layout${a.solutions === "1" ? "" : "s"} · ` +
+        `${a.safe.length} safe · ${plural(a.mine.length, "certain mine")} · ` +
+        `${a.seconds < 0.01 ? "<10" : Math.round(a.seconds * 1000)} ms`;
       info.dataset.version = String(hint.version);
       this.draw();
     } catch (err) { showError(err); }
@@ -216,6 +297,7 @@ const watch = {
     $("watch-next").addEventListener("click", () => this.go(this.index + 1));
     $("watch-last").addEventListener("click", () => this.go(this.summary ? this.summary.steps - 1 : 0));
     $("watch-play").addEventListener("click", () => this.toggle());
+    $("watch-gif").addEventListener("click", () => this.exportGif());
     $("watch-speed").addEventListener("input", () => {
       $("watch-speed-out").textContent = $("watch-speed").value;
       if (this.timer) { this.pause(); this.resume(); }
@@ -274,8 +356,14 @@ const watch = {
   update(summary) {
     this.summary = summary;
     const gif = $("watch-gif");
-    gif.hidden = summary.status !== "done" || summary.width * summary.height > META.limits.gif_max_cells;
-    gif.href = `/api/watch/${summary.id}/gif`;
+    const cells = summary.width * summary.height;
+    const limit = META.limits.gif_max_cells;
+    gif.hidden = summary.status !== "done";
+    gif.disabled = cells > limit || this.exporting === summary.id;
+    $("watch-gif-info").textContent = summary.status === "done" && cells > limit
+      ? `GIF export is unavailable here: it is limited to boards of ${limit.toLocaleString("en")} ` +
+        `cells (drawing bigger ones takes minutes); this board has ${cells.toLocaleString("en")}.`
+      : this.exporting === summary.id ? $("watch-gif-info").textContent : "";
     if (summary.status === "failed") showError(new Error(`the strategy failed: ${summary.error}`));
     this.showCounter();
     if (!this.step && summary.steps > 0) this.go(0);  // show the first click as soon as it exists
@@ -308,6 +396,8 @@ const watch = {
     this.loading = true;
     try {
       const step = await this.fetchStep(i);
+      // the losing step names the risk the guess took: it is in the step before
+      if (step.outcome === "lost" && i > 0) await this.fetchStep(i - 1).catch(() => null);
       if (this.summary !== s && this.summary.id !== s.id) return false;
       this.index = i;
       this.step = step;
@@ -338,23 +428,34 @@ const watch = {
     });
   },
 
+  // The losing step names the mine (drawn red) and the risk the guess took there.
+  lossText(step) {
+    if (!step.exploded) return "Lost: the last guess hit a mine.";
+    const [r, c] = step.exploded;
+    const before = this.steps.get(this.index - 1);
+    const move = before && before.moves.find((m) => m.cell[0] === r && m.cell[1] === c);
+    const risk = move && move.probability !== null ? ` (mine risk ${pct(move.probability)})` : "";
+    return `Lost: the ${move ? move.reason : "last"} move at ${at(step.exploded)}${risk} hit a mine, drawn in red.`;
+  },
+
   describe(step) {
     const reason = $("watch-reason");
     const s = this.summary;
     const a = step.analysis;
     if (step.outcome) {
       const r = s.result;
-      reason.textContent = step.outcome === "won" ? "Won!" : "Lost: the last guess hit a mine.";
+      reason.textContent = step.outcome === "won" ? "Won!" : this.lossText(step);
       reason.dataset.reason = step.outcome;
       $("watch-info").textContent = r
-        ? `${r.clicks} clicks · ${r.guesses} guesses · 3BV ${r.bbbv} · ${r.opened}/${r.safe_cells} safe cells opened · ${(r.seconds * 1000).toFixed(0)} ms`
+        ? `${plural(r.clicks, "click")} · ${plural(r.guesses, "guess", "guesses")} · 3BV ${r.bbbv} · ` +
+          `${r.opened}/${r.safe_cells} safe cells opened · ${(r.seconds * 1000).toFixed(0)} ms`
         : "";
     } else {
       const moves = step.moves;
       const m = moves[0];
       const label = {
         first: `First click at ${at(m.cell)}.`,
-        deduction: `Deduction: ${moves.length} certainly safe cell${moves.length > 1 ? "s" : ""} opened.`,
+        deduction: `Deduction: ${plural(moves.length, "certainly safe cell")} opened.`,
         guess: `Guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
         forced: `Forced 50/50 at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
         endgame: `Endgame search chose ${at(m.cell)}: win chance ${pct(m.win_chance || 0)}, mine risk ${pct(m.probability || 0)}.`,
@@ -362,8 +463,8 @@ const watch = {
       reason.textContent = label;
       reason.dataset.reason = m.reason;
       $("watch-info").textContent = a
-        ? `${bigCount(a.solutions)} layouts · ${a.fronts.length} front${a.fronts.length === 1 ? "" : "s"} · ${step.opened.length} cells opened`
-        : `${step.opened.length} cells opened`;
+        ? `${bigCount(a.solutions)} layout${a.solutions === "1" ? "" : "s"} · ${plural(a.fronts.length, "front")} · ${plural(step.opened.length, "cell")} opened`
+        : `${plural(step.opened.length, "cell")} opened`;
     }
     const list = $("watch-fronts-list");
     list.textContent = "";
@@ -374,6 +475,49 @@ const watch = {
       chip.style.borderColor = frontColour(i);
       chip.textContent = `${i + 1}: ${f.cells.length} cells, ${f.min_mines}–${f.max_mines} mines`;
       list.append(chip);
+    }
+  },
+
+  // The GIF is drawn on request, a frame a step (100x100 games take ~15 s): say so and
+  // count the seconds meanwhile, then hand the file over.
+  async exportGif() {
+    const s = this.summary;
+    if (!s || this.exporting) return;
+    this.exporting = s.id;
+    const info = $("watch-gif-info");
+    const button = $("watch-gif");
+    button.disabled = true;
+    const t0 = performance.now();
+    const tell = () => {
+      const secs = Math.round((performance.now() - t0) / 1000);
+      info.textContent = `Drawing ${plural(s.steps, "frame")}… ${secs} s`;
+    };
+    tell();
+    const clock = setInterval(tell, 500);
+    try {
+      const response = await fetch(`/api/watch/${s.id}/gif`);
+      if (!response.ok) {
+        const data = await response.json().catch(() => ({}));
+        throw new Error(data.error || `HTTP ${response.status}`);
+      }
+      const blob = await response.blob();
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = `minesolver-${s.rules}-${s.seed}.gif`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+      info.textContent = `GIF ready: ${(blob.size / 1024).toFixed(0)} kB in ` +
+        `${((performance.now() - t0) / 1000).toFixed(1)} s.`;
+      info.dataset.state = "done";
+    } catch (err) {
+      info.textContent = "";
+      showError(err);
+    } finally {
+      clearInterval(clock);
+      this.exporting = null;
+      button.disabled = false;
     }
   },
 
@@ -411,6 +555,12 @@ const analyse = {
     this.board = new BoardView($("analyse-board"), {
       down: (r, c, b) => this.paint(r, c, b),
       drag: (r, c, b) => this.paint(r, c, b),
+      // keys 0-8, H (covered), F (flag) paint that at the cursor; Enter paints the brush
+      key: (key, r, c) => {
+        if (!/^[0-8hf]$/.test(key)) return false;
+        this.paint(r, c, 0, key.toUpperCase());
+        return true;
+      },
     });
     const box = $("analyse-brushes");
     for (const b of BRUSHES) {
@@ -438,14 +588,16 @@ const analyse = {
     this.schedule(0);
   },
 
-  paint(r, c, button) {
+  paint(r, c, button, brush = this.brush) {
     if (!this.grid) return;
-    const ch = button === 2 ? "H" : this.brush;
+    const ch = button === 2 ? "H" : brush;
     const row = this.grid.rows[r];
     if (row[c] === ch) return;
     this.grid.rows[r] = row.slice(0, c) + ch + row.slice(c + 1);
-    // draw the stroke at once; the analysis follows when the server answers
-    this.board.set({ position: this.grid, analysis: null, showProb: true });
+    // draw the stroke at once (only the cell painted is redrawn: the probabilities of
+    // the last answer stay until the new one comes); the analysis follows
+    this.board.set({ ...this.board.view, position: this.grid });
+    $("analyse-status").textContent = "Analysing…";
     this.schedule();
   },
 
@@ -458,13 +610,23 @@ const analyse = {
 
   async send(body) {
     const ticket = ++this.pending;
-    $("analyse-status").textContent = "Analysing…";
+    const status = $("analyse-status");
+    status.textContent = "Analysing…";
     let data, error = null;
     try {
       data = await api("POST", "/api/analyse", body);
     } catch (err) {
       if (!err.data || !err.data.position) {
-        if (ticket === this.pending) $("analyse-status").textContent = "";
+        if (ticket !== this.pending) return;
+        // text that cannot be read: no board is shown for it, and the reason stays
+        // (not only in the passing toast) until an answer replaces it
+        this.result = null;
+        this.grid = null;
+        this.board.clear();
+        advice.show(null);
+        status.textContent = err.message;
+        status.dataset.state = "error";
+        $("analyse-info").textContent = "Fix the text and press Analyse text again.";
         return showError(err);
       }
       data = err.data;
@@ -476,7 +638,6 @@ const analyse = {
     $("analyse-w").value = data.position.width;
     $("analyse-h").value = data.position.height;
     $("analyse-m").value = data.position.mines;
-    const status = $("analyse-status");
     if (error) {
       status.textContent = error.message;
       status.dataset.state = "inconsistent";
@@ -486,24 +647,32 @@ const analyse = {
       return;
     }
     const a = data.analysis;
-    status.textContent = `${bigCount(a.solutions)} layouts`;
     status.dataset.state = "ok";
     status.dataset.solutions = a.solutions;
     // analysis.mine includes the flags (prob 1); count the certain mines not flagged yet
     const rows = data.position.rows;
     const unflagged = a.mine.filter(([r, c]) => rows[r][c] === "H").length;
-    $("analyse-info").textContent = `${a.safe.length} safe · ${unflagged} certain mines · ` +
-      `${a.fronts.length} fronts · ${(a.seconds * 1000).toFixed(1)} ms`;
+    status.textContent = `${bigCount(a.solutions)} layout${a.solutions === "1" ? "" : "s"}`;
+    $("analyse-info").textContent = `${a.safe.length} safe · ${plural(unflagged, "certain mine")} · ` +
+      `${plural(a.fronts.length, "front")} · ${(a.seconds * 1000).toFixed(1)} ms`;
     this.board.set({ position: data.position, analysis: a, showProb: true });
     advice.show(data);  // what to click and why (advice.js)
   },
 
+  // The position as .mine text: into the text box, and the clipboard when the page may.
+  async text() {
+    if (!this.grid) throw new Error("Nothing to copy: no board is shown.");
+    const data = await api("POST", "/api/positions", { position: this.grid });
+    $("analyse-text").value = data.text;
+    return data.text;
+  },
+
   async copyOut() {
-    if (!this.grid) return;
     try {
-      const data = await api("POST", "/api/positions", { position: this.grid });
-      $("analyse-text").value = data.text;
-      if (navigator.clipboard) await navigator.clipboard.writeText(data.text).catch(() => {});
+      const text = await this.text();
+      let copied = false;
+      if (navigator.clipboard) copied = await navigator.clipboard.writeText(text).then(() => true, () => false);
+      note($("analyse-copy"), copied ? "Copied to the clipboard." : "Written to the text box above (the clipboard is not available).");
     } catch (err) { showError(err); }
   },
 };
@@ -517,7 +686,9 @@ function currentMode() {
 function showMode() {
   const mode = currentMode();
   for (const tab of document.querySelectorAll("[role=tab]")) {
-    tab.setAttribute("aria-selected", String(tab.dataset.mode === mode));
+    const selected = tab.dataset.mode === mode;
+    tab.setAttribute("aria-selected", String(selected));
+    tab.tabIndex = selected ? 0 : -1;  // one tab stop for the tab list; arrows move within
   }
   for (const section of document.querySelectorAll(".mode")) section.hidden = section.id !== mode;
   if (mode === "play") play.board.draw();
@@ -525,6 +696,40 @@ function showMode() {
   if (mode === "analyse") analyse.shown();
   if (mode === "flags") flags.shown();
   if (mode === "review") review.shown();
+}
+
+// The tab list as ARIA tabs: ← → (and Home, End) move between tabs and show them.
+function tabKeys() {
+  const tabs = () => [...document.querySelectorAll("[role=tab]")];
+  for (const tab of tabs()) {
+    tab.setAttribute("aria-controls", tab.dataset.mode);
+    tab.addEventListener("click", () => { location.hash = tab.dataset.mode; });
+    tab.addEventListener("keydown", (e) => {
+      const all = tabs();
+      const k = all.indexOf(tab);
+      const to = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: all.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      const next = all[(to + all.length) % all.length];
+      location.hash = next.dataset.mode;
+      next.focus();
+    });
+  }
+}
+
+// The probability scale: heat (green to red) or colour-blind (cividis), both served by
+// GET /api from minesolver.show.palette; the legends follow.
+function usePalette(scale) {
+  const name = META.palette.scales[scale] ? scale : "heat";
+  PALETTE.use(META, name);
+  $("palette").value = name;
+  store.set("palette", name);
+  const t = META.palette.scales[name];
+  const stops = [0, 10, 25, 50, 75, 100].map((k) => t[k]).join(", ");
+  for (const bar of document.querySelectorAll(".legend .scale:not(.zero)")) {
+    bar.style.background = `linear-gradient(to right, ${stops})`;
+  }
+  document.body.dataset.palette = name;
 }
 
 async function main() {
@@ -544,13 +749,23 @@ async function main() {
   flags.init();
   advice.init();  // advice.js: the advice panel and overlay, Play's no-guess switch and link
   review.init();  // review.js: the Review mode (its tab and section)
-  for (const tab of document.querySelectorAll("[role=tab]")) {
-    tab.addEventListener("click", () => { location.hash = tab.dataset.mode; });
-  }
+  share.init();   // share.js: open and save files, drop them, links
+  tabKeys();
   window.addEventListener("hashchange", showMode);
-  $("zoom").addEventListener("change", () => { for (const b of [play, watch, analyse, flags]) b.board.draw(); });
+  const boards = () => [play, watch, analyse, flags, review].map((m) => m.board);
+  $("zoom").addEventListener("change", () => { for (const b of boards()) b.draw(); });
+  usePalette(store.get("palette") || "heat");
+  $("palette").addEventListener("change", () => {
+    usePalette($("palette").value);
+    for (const b of boards()) b.draw();
+  });
+  $("panel-toggle").addEventListener("click", () => {
+    const open = document.body.classList.toggle("panel-closed") === false;
+    $("panel-toggle").setAttribute("aria-expanded", String(open));
+    for (const b of boards()) b.draw();
+  });
   showMode();
-  await play.start();
+  await share.load();  // share.js: a game or a position the URL names, else the game being played
   document.body.dataset.ready = "true";
 }
 
