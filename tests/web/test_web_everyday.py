@@ -441,29 +441,28 @@ def test_input_to_next_frame_on_200_by_200(page: Any) -> None:
     page.evaluate(FRAME_PROBE, "play")
     rules = Rules(200, 200, 6000, first_click=game_state(page)["first_click"])
     mines = mines_of(rules, 11, (2, 2))
-    reveal = []
-    state = game_state(page)
-    for k in range(6):
-        rows = state["position"]["rows"]
-        cell = next((r, c) for r in range(2 + 5 * k, 200) for c in range(2, 200)
-                    if rows[r][c] == "H" and (r, c) not in mines)
-        state = play_move(page, *cell)
-        reveal.append(latency(page))
-        assert state["status"] == "playing"
+
+    def reveals(rows_from: int, count: int, *, hinted: bool) -> list[float]:
+        """Open `count` safe cells, one in each fifth row from `rows_from`: their latencies."""
+        times = []
+        for k in range(count):
+            rows = game_state(page)["position"]["rows"]
+            cell = next((r, c) for r in range(rows_from + 5 * k, 200) for c in range(2, 200)
+                        if rows[r][c] == "H" and (r, c) not in mines)
+            assert play_move(page, *cell)["status"] == "playing"
+            times.append(latency(page))
+            if hinted:
+                page.wait_for_function("play.hint && play.hint.version === play.game.version",
+                                       timeout=60_000)
+        return times
+
+    first, *reveal = reveals(2, 6, hinted=False)  # the first lays the 6,000 mines
     assert page.evaluate("play.board.lastDraw.cells") < 40_000
-    first, reveal = reveal[0], reveal[1:]  # the first lays the 6,000 mines and draws all
-    page.check("#play-hint")  # with probabilities: each reveal redraws them all
+    # with probabilities: the last ones stay on the covered cells until the new ones come
+    page.check("#play-hint")
     page.wait_for_function("play.hint && play.hint.version === play.game.version",
                            timeout=60_000)
-    hinted = []
-    for k in range(3):
-        rows = state["position"]["rows"]
-        cell = next((r, c) for r in range(40 + 5 * k, 200) for c in range(2, 200)
-                    if rows[r][c] == "H" and (r, c) not in mines)
-        state = play_move(page, *cell)
-        hinted.append(latency(page))
-        page.wait_for_function("play.hint && play.hint.version === play.game.version",
-                               timeout=60_000)
+    hinted = reveals(40, 3, hinted=True)
     page.uncheck("#play-hint")
 
     open_mode(page, "analyse")
