@@ -2,7 +2,9 @@
 // beside the probabilities, docs/web.md), a second overlay "chance of a zero", the
 // dead cells and 50/50 pairs, a "no-guess board" switch and an "Analyse this position"
 // link in Play.  Everything is drawn from the JSON of POST /api/analyse.
-"use strict";
+import { $, pct, at } from "./util.js";
+import { analyse } from "./analyse.js";
+import { play } from "./play.js";
 
 // A transparent canvas over a BoardView: rings and marks drawn on top of the board,
 // redrawn whenever the board redraws (zoom, resize, new data).
@@ -232,5 +234,4 @@ const advice = {
   },
 };
 
-window.BoardOverlay = BoardOverlay;
-window.adviceMarks = adviceMarks;
+export { advice, BoardOverlay, adviceMarks, ADVICE_COLOUR };

@@ -2,7 +2,6 @@
 // node is made per cell.  A BoardView draws exactly what it is given (a position
 // and, optionally, an analysis as the API serves them) and reports clicks and
 // hovers as (row, col).  Flags boards add who claimed each mine and a square.
-"use strict";
 
 const COVERED = "#aeb5c0";
 const COVERED_LIGHT = "#cfd4dc";
@@ -18,7 +17,7 @@ const LONG_PRESS_MS = 400;  // a touch held this long flags (Play) or covers (An
 const PALETTE = {
   numbers: ["#000", "#1a3fc4", "#19803a", "#c62020", "#1a1a7a", "#7a1a1a", "#147a7a", "#111", "#6e6e6e"],
   table: null,
-  // set by app.js once GET /api has answered, then at each choice in the header
+  // set by main.js once GET /api has answered, then at each choice in the header
   use(meta, scale) {
     this.numbers = meta.palette.numbers;
     this.table = meta.palette.scales[scale] || meta.palette.scales.heat;
@@ -522,7 +521,4 @@ class BoardView {
   }
 }
 
-window.BoardView = BoardView;
-window.PALETTE = PALETTE;
-window.frontColour = frontColour;
-window.heat = heat;
+export { BoardView, PALETTE, frontColour, heat };

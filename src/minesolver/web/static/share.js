@@ -1,8 +1,11 @@
 // Files and links: open and save .mine positions and MBF boards, drop any of them (or a
 // replay) on the page, and links that reproduce a seeded game or a position.  Files are
 // read and written by the API (minesolver.formats, minesolver.position), never here.
-// Uses $, api, showError, note, play, analyse and review from app.js and review.js.
-"use strict";
+// The modes it opens files in are imported below.
+import { $, api, showError, note } from "./util.js";
+import { play } from "./play.js";
+import { analyse } from "./analyse.js";
+import { review } from "./review.js";
 
 const REPLAY = /\.(avf|rmv|evf|mvf|jsonl|log)$/i;
 
@@ -160,4 +163,4 @@ function looksLikeText(bytes) {
   return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
 }
 
-window.share = share;
+export { share };
