@@ -30,6 +30,7 @@ from starlette.middleware import Middleware
 
 from ..errors import quote
 from ..game import Game
+from ..minefield import Layout
 from ..rng import derive_seed
 from ..rules import Rules
 from ..strategies import find_strategy
@@ -92,6 +93,13 @@ class WebState:
         layer = NoGuessLayer() if rules.no_guess else None
         game = Game(rules, seed=seed, lay=layer)
         entry = PlayEntry(new_id(), rules, game, seed_given=seed is not None, layer=layer)
+        self.games.put(entry.id, session, entry)
+        return entry
+
+    def new_board_game(self, session: str, layout: Layout, name: str) -> PlayEntry:
+        """Start a game for ``session`` on a given board (read from the file ``name``)."""
+        game = Game.from_layout(layout)
+        entry = PlayEntry(new_id(), game.rules, game, seed_given=False, board=name)
         self.games.put(entry.id, session, entry)
         return entry
 

@@ -115,6 +115,7 @@ class PlayEntry:
     solvers: dict[str, Strategy] = field(default_factory=dict)
     thinking: set[str] = field(default_factory=set)  # solvers busy on this game now
     layer: NoGuessLayer | None = None  # lays the board of a no-guess game
+    board: str | None = None  # the name of the board file the game was dealt from
 
     def touch(self) -> None:
         """Note a change: bump the version, start or stop the clock."""
