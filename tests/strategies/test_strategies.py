@@ -25,7 +25,7 @@ from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
 from minesolver.strategies.best import forced_guess
 
-BUILTIN = {"best", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
+BUILTIN = {"best", "dfs", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
 
 # every built-in strategy, and the options that change how best and sampling decide
 STRATEGY_NAMES = [
@@ -33,6 +33,8 @@ STRATEGY_NAMES = [
     "max-constraint",
     "mean-constraint",
     "tank",
+    "dfs:cap=5",
+    "dfs",
     "sampling",
     "sampling:method=reject,samples=50",
     "best",
@@ -88,7 +90,9 @@ def test_options_are_parsed_and_kept_in_the_label():
         ("best:endgame=maybe", ["endgame", "bool"]),
         ("best:cutoff=high", ["cutoff", "float"]),
         ("best:endgame_layouts=1.5", ["endgame_layouts", "int"]),
-        ("tank:x=1", ["no option 'x'", "none"]),
+        ("tank:x=1", ["no option 'x'", "total"]),
+        ("dfs:cap=0", ["positive"]),
+        ("random:deduce=all", ["none, trivial, subset"]),
         ("sampling:method=magic", ["front or reject"]),
         ("sampling:samples=0", ["positive"]),
     ],
