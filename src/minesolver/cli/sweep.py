@@ -100,7 +100,7 @@ def sweep_cmd(
             [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
         )
         spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
-                       games=games, seed=seed, start=start)
+                       games=games, seed=seed, start=start, extra={"paired": True})
         validate(spec)
         store = open_store(db)
         run_id = store.new_run("sweep", spec, __version__)
