@@ -149,6 +149,10 @@ def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, A
                   f"[{lo2:.1%}, {hi2:.1%}]", f"{s['p2_mean_score']:.1f}",
                   f"{s['p2_bomb_rate']:.0%}", f"{s['p2_ms_per_game']:.0f}")
     out.print(table)
+    for seat, name in (("p1", p1), ("p2", p2)):
+        rate = s.get(f"{seat}_boards_per_second")
+        if rate is not None:
+            out.print(f"{seat} {name} sampled {rate:,.0f} boards per second of sampling")
     out.print(
         f"{s['games']} of {spec.games} games, {s['draws']} draws; p1 wins "
         f"{s['p1_win_rate_moving_first']:.1%} moving first, "
