@@ -11,7 +11,7 @@ counter) on the same 64x64 boards (safe first click in the centre), a paired swe
 densities; then ``tank`` with noisy clues at one density.  The threshold is where the win
 rate crosses 50% (linear between the two points around it).
 
-    python benchmarks/studies/kb_agent.py [--games 40 --noise-games 20 --seed 11]
+    python benchmarks/studies/kb_agent.py [--games 100 --noise-games 50 --seed 11]
 
 Both sweeps are stored runs, resumed on the next run.
 """
@@ -45,8 +45,8 @@ def crossing(rows: list[dict[str, object]], level: float) -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--games", type=int, default=40, help="games per density")
-    parser.add_argument("--noise-games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=100, help="games per density")
+    parser.add_argument("--noise-games", type=int, default=50)
     parser.add_argument("--noise-density", type=float, default=0.14)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--workers", type=int, default=2)
