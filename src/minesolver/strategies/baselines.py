@@ -12,18 +12,18 @@
 By default all three also ask the exact engine which cells are proven mines and
 never open one: stronger than the baselines of the early CSP-solver literature.
 The pure baselines of those studies switch it off (``engine=off``): their only
-knowledge is what the cheap rules prove, the trivial rule alone for the
-single-constraint estimates (``subset=off``):
+knowledge is what the cheap rules prove (the trivial and subset rules; ``subset=off``
+or ``deduce=trivial`` keeps the trivial rule alone):
 
-* ``random:deduce=trivial,engine=off``: trivial deductions, then a random cell;
-* ``max-constraint:engine=off,subset=off`` and ``mean-constraint:engine=off,subset=off``.
+* ``random:deduce=subset,engine=off``: deductions, then a random cell;
+* ``max-constraint:engine=off`` and ``mean-constraint:engine=off``.
 
 In noisy games the cheap rules do not hold, so without the engine these prove
 nothing and only guess.  A guess chosen without the engine is still reported with
 its exact risk (the engine is asked after the choice, never before it).
 
->>> find = STRATEGIES.find
->>> find("max-constraint:engine=off,subset=off").engine
+>>> from minesolver.strategies import find_strategy
+>>> find_strategy("max-constraint:engine=off").engine
 False
 """
 
