@@ -21,6 +21,7 @@ The match is a stored run, resumed on the next run; the throughput is measured a
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from multiprocessing import get_context
 
@@ -92,7 +93,7 @@ def main() -> None:
         figures[f"{processes}"] = {"proposed": proposed, "kept": kept}
         rows.append([processes, f"{proposed:,}", f"{kept:,}",
                      f"{proposed / args.seconds:,.0f}"])
-        print(f"[throughput] {processes} process(es) done", flush=True)
+        print(f"[throughput] {processes} process(es) done", file=sys.stderr, flush=True)
     one, two = figures["1"]["proposed"], figures["2"]["proposed"]  # type: ignore[index]
     print(table(["processes", f"boards proposed in {args.seconds:g} s", "kept (consistent)",
                  "per second"], rows))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import statistics
+import sys
 import time
 
 from common import machine, play, save_json, table
@@ -92,7 +93,7 @@ def main() -> None:
                           "max_ms": 1000 * max(best)}
         rows.append([label, f"{sum(best):.2f}", f"{1000 * statistics.median(best):.1f}",
                      f"{1000 * max(best):.0f}"])
-        print(f"[timing] {label} done", flush=True)
+        print(f"[timing] {label} done", file=sys.stderr, flush=True)
     print(table(["engine", "all positions (s)", "median per position (ms)", "max (ms)"],
                 rows))
     if not parallel:
