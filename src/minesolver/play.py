@@ -170,7 +170,7 @@ def play_game(
                 f"layout is {layout.width}x{layout.height}x{len(layout.mines)} but the rules "
                 f"say {rules}"
             )
-        game = Game.from_layout(layout, first_click=rules.first_click)
+        game = Game.from_layout(layout, first_click=rules.first_click, noise=rules.noise, seed=seed)
     else:
         game = Game(rules, seed=seed, lay=lay or layer_for(rules))
     game_rules = game.rules

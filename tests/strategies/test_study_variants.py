@@ -127,3 +127,13 @@ def test_tank_without_the_counter_plays_and_differs():
                for s in range(30)]
     assert any(a.clicks != b.clicks or a.won != b.won for a, b in records)
     assert sum(b.won for _, b in records) > 0
+
+
+def test_a_fixed_layout_is_played_under_the_rules_noise():
+    """``bench --layouts`` with ``--noise``: the given board shows noisy numbers, as a
+    seeded board would (it used to show exact ones while the record named the noise)."""
+    rules = Rules(9, 9, 10, noise="cautious")
+    seeded = play_game(rules, find_strategy("tank"), seed=3)
+    again = play_game(rules, find_strategy("tank"), seed=3, layout=seeded.layout)
+    assert again.final.to_text() == seeded.final.to_text()
+    assert (again.won, again.clicks) == (seeded.won, seeded.clicks)

@@ -86,6 +86,8 @@ def sweep_cmd(
     """Win rate, open rate and share of games needing a guess against density.
 
     Writes a CSV and a PNG plot with 95% intervals; every game is stored in --db.
+    Game j of every point has the same seed: noise models play the same layouts, and
+    first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
     if resume is not None:
         store = open_store(db, create=False)
