@@ -159,8 +159,13 @@ def test_a_game_is_played_under_the_rules_of_its_point():
     assert [(r.rules, r.first_click) for r in rows] == [("6x6x4", "safe")] * 3 + [
         ("6x6x8", "none")
     ] * 3
-    assert [r.extra for r in rows[:3]] == [None] * 3
-    assert all(json.loads(r.extra) == {"noise": "cautious"} for r in rows[3:])
+    measures = {"turns", "engine_turns", "chain", "chain_cells"}
+    assert all(set(json.loads(r.extra)) == measures for r in rows[:3])
+    assert all(set(json.loads(r.extra)) == measures | {"noise"} for r in rows[3:])
+    assert all(json.loads(r.extra)["noise"] == "cautious" for r in rows[3:])
+    # noisy numbers defeat the cheap rules: every turn of those games needed the engine
+    assert all(json.loads(r.extra)["engine_turns"] == json.loads(r.extra)["turns"]
+               for r in rows[3:])
     assert all(len(layout_of(spec, i).mines) == (4 if i < 3 else 8) for i in range(6))
 
 

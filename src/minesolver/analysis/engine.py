@@ -41,6 +41,7 @@ __all__ = [
     "FrontSummary",
     "analyze",
     "clear_cache",
+    "density_weights",
     "front_weights",
     "outside_weights",
 ]
@@ -148,15 +149,25 @@ class Analysis:
         return (self._nums[g], self._dens[g])
 
 
-def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
+def analyze(
+    position: Position, *, soft: SoftClue | None = None, density: Fraction | None = None
+) -> Analysis:
     """Exact mine probability of every cell of ``position``.
 
     Raises :class:`InconsistentPositionError` when no layout agrees with it.
+
+    ``density`` drops the total mine count: every covered cell is then a mine
+    independently with that prior probability, so a front layout with ``k`` of
+    its ``n`` cells mined weighs ``d**k * (1 - d)**(n - k)`` and the cells away
+    from the clues keep ``d`` (what a player who ignores the mine counter knows).
 
     >>> p = Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")
     >>> a = analyze(p)
     >>> a.solutions, a.probability(1, 1), a.probability(0, 0)
     (3, Fraction(2, 3), Fraction(0, 1))
+    >>> q = Position.from_text("3x1x1\\n1HH\\n")  # the counter says (0, 2) is safe
+    >>> analyze(q).probability(0, 2), analyze(q, density=Fraction(1, 5)).probability(0, 2)
+    (Fraction(0, 1), Fraction(1, 5))
     """
     start = time.perf_counter()
     system = build_system(position, soft=soft)
@@ -167,7 +178,10 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
     remaining = system.remaining
 
     total_front = sum(len(p) - 1 for p in polys)
-    w_out = outside_weights(n_out, remaining, total_front)
+    if density is None:
+        w_out = outside_weights(n_out, remaining, total_front)
+    else:
+        w_out = density_weights(density, total_front)
     gs, prefix_all, _ = front_weights(polys, w_out)
     z = sum(p * w for p, w in zip(prefix_all, w_out, strict=False))
     if z == 0:
@@ -193,7 +207,11 @@ def analyze(position: Position, *, soft: SoftClue | None = None) -> Analysis:
             nums.append(num)
             dens.append(z * box.size)
             group[box.cells] = len(nums) - 1
-    if off_front:
+    if off_front and density is not None:
+        nums.append(density.numerator)
+        dens.append(density.denominator)
+        group[off_front] = len(nums) - 1
+    elif off_front:
         num_out = sum(
             p * w * (remaining - t)
             for t, (p, w) in enumerate(zip(prefix_all, w_out, strict=False))
@@ -263,6 +281,18 @@ def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:
         r -= 1
         w[t] = value
     return w
+
+
+def density_weights(density: Fraction, total_front: int) -> list[int]:
+    """``w[t] = a**t * b**(total_front - t)`` for a prior mine probability ``a / (a + b)``:
+    the relative weight of ``t`` mines on the fronts when cells are independent.
+
+    >>> density_weights(Fraction(1, 4), 2)
+    [9, 3, 1]
+    """
+    a = density.numerator
+    b = density.denominator - a
+    return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
 
 
 def front_weights(

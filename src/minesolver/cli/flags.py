@@ -42,7 +42,8 @@ from .progress import progress_bar
 
 __all__ = ["flags_cmd", "human_game"]
 
-JSON_KEYS = ("games", "p1_wins", "p2_wins", "p1_win_rate", "ci95")
+JSON_KEYS = ("games", "p1_wins", "p2_wins", "p1_win_rate", "ci95", "p1_boards_per_second",
+             "p2_boards_per_second")
 
 
 def _rules(text: str) -> Rules:

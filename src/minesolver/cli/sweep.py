@@ -88,6 +88,8 @@ def sweep_cmd(
     """Win rate, open rate and share of games needing a guess against density.
 
     Writes a CSV and a PNG plot with 95% intervals; every game is stored in --db.
+    Game j of every point has the same seed: noise models play the same layouts, and
+    first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
     check_writable(csv_path, plot_path)
     if resume is not None:
@@ -103,7 +105,7 @@ def sweep_cmd(
             [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
         )
         spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
-                       games=games, seed=seed, start=start)
+                       games=games, seed=seed, start=start, extra={"paired": True})
         validate(spec)
         store = open_store(db)
         run_id = store.new_run("sweep", spec, __version__)

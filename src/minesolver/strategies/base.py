@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from ..analysis import Analysis, analyze
@@ -89,6 +90,8 @@ class Strategy(ABC):
         self.soft: SoftClue | None = None
         self.last_analysis: Analysis | None = None
         self.known_mines: set[int] = set()  # proven mines of the current game
+        # a prior mine density instead of the total mine count (``tank:total=off``)
+        self.density: Fraction | None = None
 
     def new_game(self, rules: Rules, seed: int) -> None:
         """Forget the previous game; ``seed`` drives tie-breaks and sampling.
@@ -117,7 +120,7 @@ class Strategy(ABC):
             changes = [(i, MINE) for i in known if cells[i] == COVERED]
             if changes:
                 position = position.with_cells(changes)
-        analysis = analyze(position, soft=self.soft)
+        analysis = analyze(position, soft=self.soft, density=self.density)
         if remember:
             known.update(analysis.mine_indices.tolist())
         return analysis
