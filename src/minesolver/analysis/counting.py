@@ -29,7 +29,10 @@ pairing it with the forward table gives, for every box, the total of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from math import comb
+
+import numpy as np
 
 from ..errors import EngineLimitError, InconsistentPositionError
 from ..rng import SplitMix64
@@ -72,13 +75,6 @@ def unpack(packed: int, nbytes: int) -> list[int]:
     ]
 
 
-def _dot_packed(a: int, a_bytes: int, b: int, b_bytes: int) -> int:
-    """Sum over slots of a[k] * b[k]."""
-    if a == 0 or b == 0:
-        return 0
-    return sum(x * y for x, y in zip(unpack(a, a_bytes), unpack(b, b_bytes), strict=False))
-
-
 # A transition: (state before, mines in the box, state after, weight)
 _Transition = tuple[int, int, int, int]
 
@@ -101,42 +97,68 @@ class FrontCount:
     def max_mines(self) -> int:
         return len(self.poly) - 1
 
-    def box_weights(self, g: list[int]) -> tuple[int, list[int]]:
+    def box_weights(self, g: np.ndarray) -> tuple[int, list[int]]:
         """Total weight and per-box mine weight when ``k`` front mines weigh ``g[k]``.
 
         Returns ``(z, nums)`` with ``z = sum_k poly[k] * g[k]`` and ``nums[b]`` the sum
         over layouts of ``(mines in box b) * weight * g[front mines]``; the mine
         probability of a cell of box ``b`` is ``nums[b] / (len(box) * z)``.
         """
+        k = len(self.poly)
+        if len(g) < k:
+            g = np.concatenate([g, np.zeros(k - len(g), dtype=object)])
+        return int(np.dot(self._poly_array, g[:k])), (self._box_matrix @ g[:k]).tolist()
+
+    @cached_property
+    def _poly_array(self) -> np.ndarray:
+        out = np.empty(len(self.poly), dtype=object)
+        out[:] = self.poly
+        return out
+
+    @cached_property
+    def _box_matrix(self) -> np.ndarray:
+        out = np.empty((len(self.box_polys), len(self.poly)), dtype=object)
+        out[:] = self.box_polys
+        return out
+
+    @cached_property
+    def box_polys(self) -> list[list[int]]:
+        """Per box ``b``, ``M_b[k]``: the (weighted) total of mines in box ``b`` over the
+        front's layouts with ``k`` mines.
+
+        Counted once per front (the rest of the board only changes ``g`` in
+        :meth:`box_weights`): a backward pass builds, for every state, the
+        polynomial of the completions; a box's polynomial is the sum over its
+        transitions of ``m * w * forward * backward``, both polynomials packed, so
+        the product is one integer multiplication.
+        """
         if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
-            z = sum(p * x for p, x in zip(self.poly, g, strict=False))
-            return z, [sum(k * p * x for k, (p, x) in enumerate(zip(self.poly, g, strict=False)))]
+            return [[k * p for k, p in enumerate(self.poly)]]
         fb = self._slot_bytes
-        top = max((v.bit_length() for v in g), default=0)
-        ab = fb + _bytes_for(top) + 1  # backward slots: forward bound times g, plus headroom
-        after: dict[int, int] = {0: pack(g, ab)}
-        nums = [0] * len(self._moves)
+        unit = 8 * fb
+        after: dict[int, int] = {0: 1}
+        out: list[list[int]] = [[] for _ in self._moves]
         for i in range(len(self._moves) - 1, -1, -1):
             here: dict[int, int] = {}
-            marked: dict[int, int] = {}
-            shift_unit = 8 * ab
+            table = self._tables[i]
+            marked = 0
             for s, m, s2, w in self._moves[i]:
                 a = after.get(s2)
                 if not a:
                     continue
+                shifted = w * (a << (m * unit))
+                here[s] = here.get(s, 0) + shifted
                 if m:
-                    a >>= m * shift_unit
-                    if not a:
-                        continue
-                    marked[s] = marked.get(s, 0) + m * w * a
-                here[s] = here.get(s, 0) + w * a
-            table = self._tables[i]
-            nums[i] = sum(
-                _dot_packed(table[s], fb, v, ab) for s, v in marked.items() if s in table
-            )
+                    f = table.get(s)
+                    if f:
+                        marked += m * f * shifted
+            out[i] = _padded(unpack(marked, fb), len(self.poly))
             after = here
-        z = _dot_packed(self._tables[0][0], fb, after.get(0, 0), ab)
-        return z, nums
+        return out
+
+
+def _padded(values: list[int], length: int) -> list[int]:
+    return (values + [0] * length)[:length]
 
 
 # Tables are kept for the backward pass; past this many bytes (an estimate: the

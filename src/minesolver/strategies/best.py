@@ -45,13 +45,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
-from ..analysis import Analysis, InconsistentPositionError
-from ..codes import BLANK, COVERED, FLAG, MINE, is_number
-from ..noise import SCALE
+from ..analysis import Analysis, Engine
+from ..codes import COVERED, is_number
 from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
@@ -127,7 +125,7 @@ class Best(Strategy):
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
-            chosen = self._lookahead(position, analysis, candidates, self.depth)
+            chosen = self._lookahead(self.engine, candidates, self.depth)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
@@ -179,9 +177,7 @@ class Best(Strategy):
         return out
 
     # ---------------------------------------------------------------- lookahead
-    def _lookahead(
-        self, position: Position, analysis: Analysis, candidates: list[_Scored], depth: int
-    ) -> _Scored:
+    def _lookahead(self, engine: Engine, candidates: list[_Scored], depth: int) -> _Scored:
         candidates.sort(key=lambda c: -c.safety)
         if depth < self.depth:  # a nested ply: only the safest few
             candidates = candidates[: self.breadth]
@@ -192,7 +188,7 @@ class Best(Strategy):
                 cand.pruned = True
                 continue
             bar = None if best is None or best.dead else best.score
-            self._score(position, analysis, cand, bar, depth)
+            self._score(engine, cand, bar, depth)
             if cand.pruned:
                 continue
             if best is None or _better(cand, best, self.dead):
@@ -200,36 +196,21 @@ class Best(Strategy):
         assert best is not None
         return best
 
-    def _score(
-        self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None,
-        depth: int = 1,
-    ) -> None:
-        cells = position.cells
-        i = cand.cell
-        nbrs = position.grid.neighbours(i)
-        known = sum(1 for j in nbrs if cells[j] in (FLAG, MINE))
-        unknown = [j for j in nbrs if cells[j] == COVERED]
-        certain = sum(1 for j in unknown if analysis.exact(j)[0] == analysis.exact(j)[1])
-        total = analysis.solutions
+    def _score(self, engine: Engine, cand: _Scored, bar: float | None, depth: int = 1) -> None:
         left = cand.safety
         score = 0.0
         progress = 0.0
         values = 0
-        for v in self._shown_values(known, certain, len(unknown), len(nbrs)):
+        for outcome in engine.outcomes(engine.position.coords(cand.cell)):
             if bar is not None and (score + left) * (1.0 + self.progress) <= bar:
                 cand.pruned = True
                 cand.score = score + left
                 return
-            try:
-                after = self.analyze(position.with_cells([(i, v)]))
-            except InconsistentPositionError:
-                continue
-            num, den = self._observation_scale(v, known, len(unknown), len(nbrs))
-            p_v = (after.solutions * num) / (total * den)
+            p_v = outcome.chance
             left -= p_v
             values += 1
-            score += p_v * self._next_value(after, depth)
-            if self.progress and len(after.safe_indices):
+            score += p_v * self._next_value(outcome.engine, depth)
+            if self.progress and len(outcome.analysis.safe_indices):
                 progress += p_v
         if self.noise is not None:
             # what no shown number accounts for: a true zero, which floods open its
@@ -240,10 +221,10 @@ class Best(Strategy):
         cand.score = score * (1.0 + self.progress * progress)
         cand.dead = values <= 1
 
-
-    def _next_value(self, after: Analysis, depth: int) -> float:
+    def _next_value(self, engine: Engine, depth: int) -> float:
         """How good the position after a guess is: the blended safety of its best next
         move, or (``depth`` >= 2) the lookahead score of its best next guess."""
+        after = engine.analysis
         if depth <= 1 or len(after.safe_indices):
             return _blended_safety(after, self.second)
         candidates = self._candidates(after.position, after)
@@ -251,27 +232,7 @@ class Best(Strategy):
             return 1.0
         if len(candidates) == 1:
             return candidates[0].safety
-        return self._lookahead(after.position, after, candidates, depth - 1).score
-
-    def _shown_values(self, known: int, certain: int, unknown: int, total: int) -> list[int]:
-        """What a cell may show when opened."""
-        if self.noise is None:
-            return list(range(known + certain, known + unknown + 1))
-        values = list(range(total + 1))
-        return [*values, BLANK] if self.noise.kind == "withheld" else values
-
-    def _observation_scale(
-        self, shown: int, known: int, unknown: int, total: int
-    ) -> tuple[int, int]:
-        """``(num, den)`` turning the engine's weighted count of a hypothetical into
-        a probability: soft clues are scaled to integers by ``SCALE * 10**6``; a
-        withheld model's exact number is shown only with probability ``p``."""
-        if self.soft is None or self.noise is None:
-            return (1, 1)
-        if self.soft(shown, known, unknown, total) is not None:
-            return (1, SCALE * 10**6)
-        p = Fraction(self.noise.p).limit_denominator(10**6)
-        return (p.numerator, p.denominator)
+        return self._lookahead(engine, candidates, depth - 1).score
 
 
 def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
@@ -333,10 +294,7 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
     around = position.grid.neighbours
 
     def uncertain(j: int) -> bool:
-        if cells[j] != COVERED:
-            return False
-        num, den = analysis.exact(j)
-        return 0 < num < den
+        return cells[j] == COVERED and analysis.is_uncertain(j)
 
     for i, code in enumerate(cells):
         if not is_number(code):
