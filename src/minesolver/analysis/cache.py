@@ -5,9 +5,12 @@ successive positions of a game share most fronts.  A front's count depends only 
 its clues, so counts are kept in a small LRU keyed by them.  Its size and hit rate
 are visible (``Engine.cache``), and two engines share one only when given the same.
 
->>> cache = FrontCache(2)
+>>> cache = FrontCache[int](2)
 >>> cache.get(("a",)) is None, cache.misses
 (True, 1)
+>>> import pickle
+>>> cache.put(("a",), 1); len(pickle.loads(pickle.dumps(cache)))
+0
 """
 
 from __future__ import annotations
@@ -59,6 +62,17 @@ class FrontCache(Generic[V]):
         """Share of lookups that found their count (0 before any lookup)."""
         total = self.hits + self.misses
         return self.hits / total if total else 0.0
+
+    def __getstate__(self) -> dict[str, object]:
+        # a cache crossing processes (the web app's sandbox) travels empty: it is
+        # only an accelerator, and its tables can be large
+        return {"capacity": self.capacity, "hits": self.hits, "misses": self.misses}
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.capacity = state["capacity"]
+        self.hits = state["hits"]
+        self.misses = state["misses"]
+        self._items = OrderedDict()
 
     def clear(self) -> None:
         """Forget every count and the hit statistics."""
