@@ -42,6 +42,7 @@ __all__ = [
     "FrontCount",
     "below_big",
     "count_front",
+    "name_clues",
     "pack",
     "sample_front",
     "unpack",
@@ -86,8 +87,22 @@ class FrontCount:
     front: Front
     poly: list[int]  # poly[k]: weighted ways for the front to hold k mines
     _slot_bytes: int
-    _tables: list[dict[int, int]]  # forward tables before each box
-    _moves: list[list[_Transition]]  # transitions out of each box
+    _tables: list[dict[int, int]] | None  # forward tables before each box
+    _moves: list[list[_Transition]] | None  # transitions out of each box
+
+    @classmethod
+    def compiled(cls, front: Front, poly: list[int], box_polys: list[list[int]]) -> FrontCount:
+        """A count made by the compiled kernel: no tables (sampling recounts them)."""
+        out = cls(front, poly, 0, None, None)
+        out.__dict__["box_polys"] = box_polys
+        return out
+
+    def tables(self) -> tuple[int, list[dict[int, int]], list[list[_Transition]]]:
+        """Slot bytes, forward tables and transitions, counted in Python if not kept."""
+        if self._tables is None or self._moves is None:
+            full = count_front(self.front)
+            return full._slot_bytes, full._tables or [], full._moves or []
+        return self._slot_bytes, self._tables, self._moves
 
     @property
     def min_mines(self) -> int:
@@ -134,15 +149,15 @@ class FrontCount:
         """
         if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
             return [[k * p for k, p in enumerate(self.poly)]]
-        fb = self._slot_bytes
+        fb, tables, moves = self.tables()
         unit = 8 * fb
         after: dict[int, int] = {0: 1}
-        out: list[list[int]] = [[] for _ in self._moves]
-        for i in range(len(self._moves) - 1, -1, -1):
+        out: list[list[int]] = [[] for _ in moves]
+        for i in range(len(moves) - 1, -1, -1):
             here: dict[int, int] = {}
-            table = self._tables[i]
+            table = tables[i]
             marked = 0
-            for s, m, s2, w in self._moves[i]:
+            for s, m, s2, w in moves[i]:
                 a = after.get(s2)
                 if not a:
                     continue
@@ -277,14 +292,14 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             )
         if not out:
             raise InconsistentPositionError(
-                f"no layout meets {_name_clues(front, box.clues)}",
+                f"no layout meets {name_clues(front, box.clues)}",
                 front.coords(clues[box.clues[0]].at),
             )
         table = out
     poly = unpack(table.get(0, 0), fb)
     if not any(poly):
         raise InconsistentPositionError(
-            f"no layout meets {_name_clues(front, list(range(len(clues))))}",
+            f"no layout meets {name_clues(front, list(range(len(clues))))}",
             front.coords(clues[0].at),
         )
     return FrontCount(front, poly, fb, tables, moves)
@@ -303,13 +318,13 @@ def _count_one_box(front: Front) -> FrontCount:
         poly.pop()
     if not poly:
         raise InconsistentPositionError(
-            f"no layout meets {_name_clues(front, list(range(len(front.clues))))}",
+            f"no layout meets {name_clues(front, list(range(len(front.clues))))}",
             front.coords(front.clues[0].at),
         )
     return FrontCount(front, poly, 0, [], [])
 
 
-def _name_clues(front: Front, ks: list[int]) -> str:
+def name_clues(front: Front, ks: list[int]) -> str:
     names = [f"the clue at {front.coords(front.clues[k].at)}" for k in ks[:3]]
     return " and ".join(names)
 
@@ -348,15 +363,15 @@ def sample_front(count: FrontCount, mines: int, rng: SplitMix64) -> list[int]:
     if len(front.boxes) == 1:  # one box: no tables; every choice of its cells is equally likely
         box = front.boxes[0]
         return [box.cells[j] for j in rng.sample(box.size, mines)]
-    fb = count._slot_bytes
+    fb, tables, moves = count.tables()
     state = 0
     k = mines
     chosen: list[int] = []
     for i in range(len(front.boxes) - 1, -1, -1):
-        table = count._tables[i]
+        table = tables[i]
         options = []
         weights = []
-        for s, m, s2, w in count._moves[i]:
+        for s, m, s2, w in moves[i]:
             if s2 != state or m > k:
                 continue
             coeffs = unpack(table.get(s, 0), fb)

@@ -37,8 +37,9 @@ import numpy as np
 from ..codes import BLANK, COVERED, FLAG, MINE
 from ..position import Position
 from .cache import FrontCache
-from .counting import FrontCount, count_front
+from .counting import FrontCount
 from .fronts import Front, split_fronts
+from .kernels import count_fronts
 from .system import (
     Clue,
     InconsistentPositionError,
@@ -66,18 +67,20 @@ class Unit:
     box_index: np.ndarray = field(repr=False, compare=False)
 
 
-def counted(front: Front, cache: FrontCache[FrontCount]) -> FrontCount:
-    """The count of ``front``, from ``cache`` when the same clues were counted before."""
-    key = (
-        front.board_width,
-        *((c.at, tuple(c.cells), c.need, c.factor) for c in front.clues),
-    )
-    hit = cache.get(key)
-    if hit is not None:
-        return hit
-    count = count_front(front)
-    cache.put(key, count)
-    return count
+def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCount]:
+    """The counts of ``fronts``: from ``cache`` when the same clues were counted
+    before, the others together in one call (:func:`.kernels.count_fronts`)."""
+    keys = [
+        (f.board_width, *((c.at, tuple(c.cells), c.need, c.factor) for c in f.clues))
+        for f in fronts
+    ]
+    out = [cache.get(key) for key in keys]
+    missing = [i for i, c in enumerate(out) if c is None]
+    if missing:
+        for i, count in zip(missing, count_fronts([fronts[i] for i in missing]), strict=True):
+            cache.put(keys[i], count)
+            out[i] = count
+    return [c for c in out if c is not None]
 
 
 class State:
@@ -192,9 +195,9 @@ class State:
                 settled[x] = 0
         fronts, _ = split_fronts(system)  # every cell left is next to a clue
         serial = max(units, default=0)
-        for front in fronts:
+        for front, count in zip(fronts, counted(fronts, cache), strict=True):
             serial += 1
-            unit = _unit(front, cache)
+            unit = _unit(front, count)
             units[serial] = unit
             unit_of[list(unit.cells)] = serial
             unit_of[[c.at for c in unit.clues]] = serial
@@ -220,8 +223,7 @@ def _check_settled(position: Position, changed: np.ndarray, was: np.ndarray) -> 
     return int(((was == 1) & shown_mine).sum())
 
 
-def _unit(front: Front, cache: FrontCache[FrontCount]) -> Unit:
-    count = counted(front, cache)
+def _unit(front: Front, count: FrontCount) -> Unit:
     flat: list[int] = []
     index: list[int] = []
     for b, box in enumerate(front.boxes):
