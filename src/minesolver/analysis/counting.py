@@ -194,12 +194,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     clues = front.clues
     if len(boxes) == 1:
         return _count_one_box(front)
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for i, box in enumerate(boxes):
-        for k in box.clues:
-            first.setdefault(k, i)
-            last[k] = i
+    first, last = front.spans()
     # capacity of each clue in boxes after step i, tracked as we go
     capacity = [len(c.cells) for c in clues]
 

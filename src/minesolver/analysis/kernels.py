@@ -117,12 +117,7 @@ def _plan(front: Front) -> tuple[np.ndarray, ...] | None:
     clues = front.clues
     if len(boxes) == 1 or front.size > _MAX_CELLS or any(c.factor is not None for c in clues):
         return None
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for i, box in enumerate(boxes):
-        for k in box.clues:
-            first.setdefault(k, i)
-            last[k] = i
+    first, last = front.spans()
     capacity = [len(c.cells) for c in clues]
     free: list[int] = []
     slot_of: dict[int, int] = {}
