@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .analysis import Analysis
-from .errors import OffBoardError, quote
+from .errors import EngineLimitError, OffBoardError, quote
 from .game import Game, Layer
 from .minefield import Layout
 from .noguess import no_guess_layout
@@ -28,6 +28,7 @@ from .position import Position
 from .rng import derive_seed
 from .rules import Rules, RulesError
 from .strategies import Move, Strategy
+from .strategies.baselines import fallback_moves
 
 __all__ = [
     "GameRecord",
@@ -124,6 +125,9 @@ class GameRecord:
     final: Position = field(repr=False)  # what the player saw at the end
     risks: tuple[float, ...] = field(default=(), repr=False)  # mine risk of each guess
     exploded: tuple[int, int] | None = None  # the mine that ended a lost game
+    # turns the exact engine could not count (EngineLimitError): the moves came from
+    # strategies.baselines.fallback_moves instead
+    engine_limits: int = 0
 
 
 Observer = Callable[[Step], None]
@@ -164,13 +168,18 @@ def play_game(
     opened = game.reveal(*first)
     guesses = 1 if rules.first_click == "none" else 0
     risks: list[float] = []
+    engine_limits = 0
     if observer is not None:
         observer(Step(0, before, [Move(first, reason="first")], None, opened))
     step = 0
     while not game.is_over:
         step += 1
         position = game.position()
-        moves = strategy.moves(position)
+        try:
+            moves = strategy.moves(position)
+        except EngineLimitError:
+            moves = fallback_moves(strategy, position)
+            engine_limits += 1
         if not moves:
             raise RuntimeError(f"{strategy.name} returned no move")
         opened = []
@@ -210,4 +219,5 @@ def play_game(
         final=game.position(),
         risks=tuple(risks),
         exploded=game.exploded,
+        engine_limits=engine_limits,
     )

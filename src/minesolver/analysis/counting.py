@@ -178,8 +178,8 @@ def _padded(values: list[int], length: int) -> list[int]:
 
 # Tables are kept for the backward pass; past this many bytes (an estimate: the
 # process uses two to three times more) the engine stops with EngineLimitError
-# rather than exhaust the machine's memory.
-MAX_TABLE_BYTES = 1 << 29
+# rather than exhaust the machine's memory.  128 MB keeps a process within 512 MB.
+MAX_TABLE_BYTES = 1 << 27
 
 
 def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
@@ -213,8 +213,10 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     table: dict[int, int] = {0: 1}
     tables: list[dict[int, int]] = []
     moves: list[list[_Transition]] = []
+    placed = 1  # slots of the polynomials so far: cells placed, plus one
     for i, box in enumerate(boxes):
         size = box.size
+        placed += size
         for k in box.clues:
             if first[k] == i:
                 if free_slots:
@@ -268,6 +270,10 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
                     continue
                 step_moves.append((s, m, s2, w))
                 out[s2] = out.get(s2, 0) + w * (packed << (m * shift_unit))
+                if not len(step_moves) & 0xFFF and (
+                    used_bytes + 120 * len(step_moves) + len(out) * (100 + fb * placed) > limit
+                ):  # stop while growing, not after the step has taken the memory
+                    raise _too_wide(front, limit)
         for k in box.clues:
             if last[k] == i:
                 free_slots.append(slot_of.pop(k))
@@ -280,11 +286,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             used_bytes += 100 * len(out)
         used_bytes += 120 * len(step_moves)
         if used_bytes > limit:
-            raise EngineLimitError(
-                f"the front of {front.size} cells around {front.coords(clues[0].at)} is too "
-                f"complex to count exactly: with up to {front.width()} clues open at once its "
-                f"tables would need more than {limit >> 20} MB"
-            )
+            raise _too_wide(front, limit)
         if not out:
             raise InconsistentPositionError(
                 f"no layout meets {name_clues(front, box.clues)}",
@@ -298,6 +300,14 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             front.coords(clues[0].at),
         )
     return FrontCount(front, poly, fb, tables, moves)
+
+
+def _too_wide(front: Front, limit: int) -> EngineLimitError:
+    return EngineLimitError(
+        f"the front of {front.size} cells around {front.coords(front.clues[0].at)} is too "
+        f"complex to count exactly: with up to {front.width()} clues open at once its "
+        f"tables would need more than {limit >> 20} MB"
+    )
 
 
 def _count_one_box(front: Front) -> FrontCount:

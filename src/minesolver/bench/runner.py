@@ -138,14 +138,17 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         opened=record.opened,
         safe_cells=record.safe_cells,
         version=__version__,
-        extra=_extra(rules),
+        extra=_extra(rules, record.engine_limits),
     )
     return row, record
 
 
-def _extra(rules: Rules) -> str | None:
-    """What a stored game row says beyond its columns: the noise model, no-guess boards."""
+def _extra(rules: Rules, engine_limits: int = 0) -> str | None:
+    """What a stored game row says beyond its columns: the noise model, no-guess boards,
+    and the turns the exact engine could not count (moves from the fallback)."""
     extra: dict[str, Any] = {}
+    if engine_limits:
+        extra["engine_limits"] = engine_limits
     if rules.noise:
         extra["noise"] = rules.noise_text
     if rules.no_guess:
