@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import InconsistentPositionError
+from ..errors import InconsistentPositionError, OptionError
 from .counting import FrontCount, count_front, name_clues
 from .fronts import Front
 
@@ -60,7 +60,7 @@ def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
     """
     choice = kernel or os.environ.get("MINESOLVER_KERNELS", "auto").strip().lower() or "auto"
     if choice not in KERNELS:
-        raise ValueError(
+        raise OptionError(
             f"MINESOLVER_KERNELS={choice!r}: expected one of {', '.join(KERNELS)}"
         )
     if choice == "python":
@@ -68,7 +68,7 @@ def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
     if compiled_available():
         return "numba"
     if choice == "numba":
-        raise ImportError("MINESOLVER_KERNELS=numba needs numba: pip install minesolver[fast]")
+        raise OptionError("MINESOLVER_KERNELS=numba needs numba: pip install minesolver[fast]")
     return "python"
 
 
