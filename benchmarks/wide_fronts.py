@@ -6,9 +6,11 @@ whether the exact engine counted it, the time, the largest front and the child's
 peak memory (max RSS).  Also plays the issue's noisy game (a 73-cell soft front).
 
 * **spiral**: the revealed cells follow a square spiral from the border inwards with
-  a one-cell covered gap between its arms; the mines are laid off the spiral.
-* **island**: within a disk of radius 15 at the centre, each safe cell is revealed
-  with probability 0.7; mines and the other covered cells are scattered inside it.
+  a one-cell covered gap between its arms, and one cell in seven along it is left
+  covered (a gap in the path, linking the bands on its two sides); the mines are laid
+  off the spiral.
+* **island**: within a disk of radius 22 at the centre, each safe cell is revealed
+  with probability 0.3; mines and the other covered cells are scattered inside it.
 
     python benchmarks/wide_fronts.py --seeds 3
 """
@@ -26,6 +28,7 @@ from minesolver.rng import SplitMix64
 
 SIZE = 50
 MINES = 450
+HOLE = 7  # one cell in this many along the spiral stays covered
 
 
 def spiral_cells(n: int) -> list[int]:
@@ -59,16 +62,19 @@ def numbers_of(mines: set[int], n: int, shown: list[int]) -> Position:
     return Position(n, n, len(mines), bytes(cells))
 
 
-def spiral_position(seed: int) -> Position:
-    shown = spiral_cells(SIZE)
-    spiral = set(shown)
+def spiral_position(seed: int, hole: int = HOLE) -> Position:
+    """The spiral revealed except one cell in ``hole`` along it (a one-cell gap in the
+    path, which links the covered bands on its two sides)."""
+    path = spiral_cells(SIZE)
+    spiral = set(path)
     free = [i for i in range(SIZE * SIZE) if i not in spiral]
     rng = SplitMix64(seed)
     mines = {free[j] for j in rng.sample(len(free), MINES)}
+    shown = [i for k, i in enumerate(path) if k % hole]
     return numbers_of(mines, SIZE, shown)
 
 
-def island_position(seed: int, radius: int = 15, reveal: float = 0.7) -> Position:
+def island_position(seed: int, radius: int = 22, reveal: float = 0.3) -> Position:
     rng = SplitMix64(seed)
     mines = set(rng.sample(SIZE * SIZE, MINES))
     mid = SIZE // 2
@@ -88,6 +94,7 @@ from minesolver import Position
 from minesolver.analysis import analyze
 from minesolver.errors import EngineLimitError
 position = Position.from_text(sys.stdin.read())
+analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports, kernel
 start = time.perf_counter()
 try:
     a = analyze(position)
