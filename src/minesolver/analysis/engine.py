@@ -13,6 +13,10 @@ prior of a random board; the first-click rule is not modelled).  The engine
    ``comb(O, R - t)`` ways.  All weights are Python integers, so a 100x100 board
    with ~10**2000 layouts is still exact.
 
+An :class:`Engine` keeps steps 1-3 for one evolving position (:mod:`.state`): a move
+or a hypothesis rebuilds only the fronts next to the cells it changes.
+:func:`analyze` is the one-shot convenience.
+
 >>> a = analyze(Position.from_text("3x1x1\\n1HH\\n"))
 >>> a.probability(0, 1), a.solutions
 (Fraction(1, 1), 1)
