@@ -7,15 +7,39 @@ decile, plus how many risky moves the lost games took.
     python benchmarks/losses.py --rules expert --first-click opening --start 3,3 \
         --games 600 --seed 11
     python benchmarks/losses.py --rules beginner --games 3000 --seed 2026
+
+With ``--versus DIR`` (the output folder of ``benchmarks/versus_jsms.py``) it says instead
+where ``best`` and JSMinesweeper part ways on the games only one of them won: each such
+game is replayed with minesolver's strategy (the same seeded board and choices as in the
+paired run), and at each of its guesses JSMinesweeper's analyser is asked for its move on
+the very same position (the harness's ``probs --move``).  The first guess where the two
+pick cells of different exact risk is *the* disagreement of that game; the table says on
+what kind of move it came, which side took the lower exact risk there (by minesolver's
+exact engine), and who went on to win.  Picks of equal risk (two corner cells, say) are
+counted as ties and the search goes on.  Each question starts a node process (about 1 s).
+
+    python benchmarks/losses.py --versus /work/runs/vs_safe --max-games 100 \
+        --harness ../shared/peers/jsms_harness.js --jsms /work/peers/JSMinesweeper
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
 from multiprocessing import get_context
+from pathlib import Path
 
+from minesolver.bench import RunSpec, Store
+from minesolver.codes import COVERED, FLAG, is_number
 from minesolver.play import Step, parse_start, play_game
+from minesolver.position import Position
 from minesolver.rng import derive_seed
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
@@ -38,6 +62,126 @@ def one_game(args: tuple[str, str, str, str, int, int]) -> tuple[bool, Risky]:
     return record.won, risky
 
 
+@dataclass
+class Disagreement:
+    """The first guess of a game where the two sides pick cells of different risk."""
+
+    kind: str  # minesolver's reason: guess, endgame, forced
+    ours: float  # exact mine risk of minesolver's pick
+    theirs: float  # exact mine risk of JSMinesweeper's pick (minesolver's engine)
+    ties: int  # earlier guesses where the picks differed at equal risk
+
+
+def harness_text(position: Position) -> str:
+    """A position as the harness reads it: ``W H M``, then ``?`` / ``F`` / digits."""
+    rows = []
+    for r in range(position.height):
+        row = position.cells[r * position.width:(r + 1) * position.width]
+        rows.append("".join(str(c) if is_number(c) else "F" if c == FLAG else "?"
+                            for c in row))
+    return f"{position.width} {position.height} {position.mines}\n" + "\n".join(rows) + "\n"
+
+
+def jsms_move(position: Position, opts: argparse.Namespace) -> tuple[int, int] | None:
+    """JSMinesweeper's analyser's move on ``position`` as ``(row, col)``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        handle.write(harness_text(position))
+    try:
+        env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
+        out = subprocess.run(
+            ["node", opts.harness, "probs", handle.name, "--move", "--always-tiebreak"],
+            capture_output=True, text=True, env=env, timeout=600, check=False)
+    finally:
+        os.unlink(handle.name)
+    if not out.stdout.strip():
+        sys.exit(f"losses: the harness failed: {out.stderr.strip()[-300:]}")
+    move = json.loads(out.stdout).get("move")
+    return None if move is None else (int(move["y"]), int(move["x"]))
+
+
+def first_disagreement(spec: RunSpec, index: int, strategy: str,
+                       opts: argparse.Namespace) -> Disagreement | None:
+    """Replay game ``index`` of the paired run, asking JSMinesweeper at each guess."""
+    guesses: list[tuple[Position, tuple[int, int], str, float, object]] = []
+
+    def observe(step: Step) -> None:
+        for move in step.moves:
+            if move.reason in ("guess", "endgame", "forced") and step.analysis is not None:
+                guesses.append((step.position, move.cell, move.reason,
+                                move.probability or 0.0, step.analysis))
+                return
+
+    rules = spec.rules_for(index)
+    play_game(rules, find_strategy(strategy), seed=derive_seed(spec.seed, index),
+              start=spec.start or "corner", observer=observe)
+    ties = 0
+    for position, cell, kind, risk, analysis in guesses:
+        theirs = jsms_move(position, opts)
+        if theirs is None or theirs == cell:
+            continue
+        if position.cells[theirs[0] * position.width + theirs[1]] != COVERED:
+            continue
+        their_risk = float(analysis.prob[theirs])  # type: ignore[attr-defined]
+        if abs(their_risk - risk) < 1e-9:
+            ties += 1
+            continue
+        return Disagreement(kind, risk, their_risk, ties)
+    return None
+
+
+def versus(opts: argparse.Namespace) -> None:
+    folder = Path(opts.versus)
+    found = sorted(folder.glob("layouts_s*_n*.jsonl"))
+    if not found or not (folder / "minesolver.sqlite").exists():
+        sys.exit(f"losses: {folder} is not an output folder of benchmarks/versus_jsms.py")
+    if not Path(opts.harness).is_file() or not Path(opts.jsms).is_dir():
+        sys.exit("losses: give --harness and --jsms (see ../shared/peers/README.md)")
+    match = re.fullmatch(r"layouts_s(-?\d+)_n(\d+)\.jsonl", found[0].name)
+    assert match is not None
+    seed, games = int(match[1]), int(match[2])
+    store = Store(folder / "minesolver.sqlite", create=False, readonly=True)
+    runs = [(rid, spec) for rid, _, _, spec in store.runs()
+            if spec.seed == seed and spec.games == games and opts.strategy in spec.strategies]
+    if not runs:
+        sys.exit(f"losses: no run of {opts.strategy} with seed {seed} in {folder}")
+    run_id, spec = runs[0]
+    ours = {row.game_index: row.won for row in store.games(run_id, opts.strategy)}
+    theirs = {}
+    for line in Path(opts.jsms_results or folder / "jsms.jsonl").read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            theirs[int(record["i"])] = record["result"] == "won"
+    sides = {
+        "won only by minesolver": [i for i in sorted(ours) if ours[i] and not theirs.get(i, True)],
+        "won only by JSMinesweeper": [i for i in sorted(ours)
+                                      if not ours[i] and theirs.get(i, False)],
+    }
+    print(f"{opts.strategy} vs JSMinesweeper, {spec.rules_for(0)} seed {seed}: "
+          + ", ".join(f"{len(v)} {k}" for k, v in sides.items()))
+    for name, indices in sides.items():
+        sample = indices[: opts.max_games]
+        found_d: list[Disagreement] = []
+        for n, index in enumerate(sample, 1):
+            got = first_disagreement(spec, index, opts.strategy, opts)
+            if got is not None:
+                found_d.append(got)
+            if n % 10 == 0:
+                print(f"  {name}: {n}/{len(sample)} games replayed", file=sys.stderr)
+        kinds = collections.Counter(d.kind for d in found_d)
+        ours_safer = sum(1 for d in found_d if d.ours < d.theirs)
+        mean_ours = sum(d.ours for d in found_d) / max(1, len(found_d))
+        mean_theirs = sum(d.theirs for d in found_d) / max(1, len(found_d))
+        print(f"\n{name}: {len(sample)} games replayed")
+        print(f"  a disagreement of different risk: {len(found_d)} "
+              f"(none in {len(sample) - len(found_d)}: same picks, or equal-risk ties only)")
+        print(f"  on a move of kind: {dict(kinds.most_common())}")
+        print(f"  minesolver took the lower risk there: {ours_safer}, "
+              f"JSMinesweeper: {len(found_d) - ours_safer}")
+        print(f"  mean exact risk at the disagreement: minesolver {mean_ours:.3f}, "
+              f"JSMinesweeper {mean_theirs:.3f}; equal-risk ties before it: "
+              f"{sum(d.ties for d in found_d)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="expert")
@@ -47,7 +191,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--versus", default=None, help="a benchmarks/versus_jsms.py folder")
+    parser.add_argument("--jsms-results", default=None, help="the harness's per-game file")
+    parser.add_argument("--max-games", type=int, default=100, help="games per side (--versus)")
+    parser.add_argument("--harness", default="../shared/peers/jsms_harness.js")
+    parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"))
     opts = parser.parse_args()
+    if opts.versus:
+        versus(opts)
+        return
     jobs = [(opts.rules, opts.first_click, opts.start, opts.strategy, opts.seed, i)
             for i in range(opts.games)]
     with get_context("fork").Pool(opts.workers) as pool:
