@@ -9,7 +9,9 @@ board needs counted goes to the kernel in one call (:func:`count_fronts`).
 
 Which path runs is chosen by the environment variable ``MINESOLVER_KERNELS``:
 ``python`` (the reference only), ``numba`` (compiled; an error if numba is not
-installed) or ``auto`` (the default: compiled when numba is installed).  numba is
+installed) or ``auto`` (the default: compiled when numba is installed and the batch
+has a front of at least :data:`AUTO_MIN_CELLS` cells; smaller fronts count about as
+fast in Python, and a process that only meets those never imports numba).  numba is
 an optional dependency (``pip install minesolver[fast]``); it is imported on first
 use, and the kernel is compiled once and cached on disk.  The tests require both
 paths to give the same integers on the oracle and the fixtures.
@@ -47,6 +49,8 @@ KERNELS: tuple[Kernel, ...] = ("python", "numba", "auto")
 # at once (4 bits each in one 64-bit state)
 _MAX_CELLS = 58
 _MAX_OPEN = 15
+# ``auto`` goes compiled only for a batch with a front at least this large
+AUTO_MIN_CELLS = 16
 
 _compiled: Callable[..., Any] | None = None
 _tried = False
@@ -58,11 +62,7 @@ def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
     >>> kernel_in_use("python")
     'python'
     """
-    choice = kernel or os.environ.get("MINESOLVER_KERNELS", "auto").strip().lower() or "auto"
-    if choice not in KERNELS:
-        raise OptionError(
-            f"MINESOLVER_KERNELS={choice!r}: expected one of {', '.join(KERNELS)}"
-        )
+    choice = _choice(kernel)
     if choice == "python":
         return "python"
     if compiled_available():
@@ -70,6 +70,15 @@ def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
     if choice == "numba":
         raise OptionError("MINESOLVER_KERNELS=numba needs numba: pip install minesolver[fast]")
     return "python"
+
+
+def _choice(kernel: Kernel | None) -> Kernel:
+    choice = kernel or os.environ.get("MINESOLVER_KERNELS", "auto").strip().lower() or "auto"
+    if choice not in KERNELS:
+        raise OptionError(
+            f"MINESOLVER_KERNELS={choice!r}: expected one of {', '.join(KERNELS)}"
+        )
+    return choice
 
 
 def compiled_available() -> bool:
@@ -91,7 +100,15 @@ def count_fronts(fronts: list[Front], *, kernel: Kernel | None = None) -> list[F
 
     Raises what :func:`~.counting.count_front` raises.
     """
-    if kernel_in_use(kernel) == "python" or not fronts:
+    choice = _choice(kernel)
+    if (
+        not fronts
+        or choice == "python"
+        # small fronts count about as fast in Python: a process that only meets those
+        # (a small board, the web app's sandbox) never imports numba
+        or (choice == "auto" and max(f.size for f in fronts) < AUTO_MIN_CELLS)
+        or kernel_in_use(choice) == "python"
+    ):
         return [count_front(f) for f in fronts]
     out: list[FrontCount | None] = [None] * len(fronts)
     batch: list[tuple[int, Front, tuple[np.ndarray, ...]]] = []
