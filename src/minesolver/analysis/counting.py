@@ -306,7 +306,7 @@ def _too_wide(front: Front, limit: int) -> EngineLimitError:
     return EngineLimitError(
         f"the front of {front.size} cells around {front.coords(front.clues[0].at)} is too "
         f"complex to count exactly: with up to {front.width()} clues open at once its "
-        f"tables would need more than {limit >> 20} MB"
+        f"tables would need more memory than its budget of {limit >> 20} MB"
     )
 
 

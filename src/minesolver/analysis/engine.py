@@ -25,9 +25,10 @@ or a hypothesis rebuilds only the fronts next to the cells it changes.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from .cache import FrontCache
 from .counting import FrontCount
 from .fronts import Front
 from .joining import front_weights, objects, outside_weights
-from .state import State
+from .state import State, Unit
 from .system import InconsistentPositionError, SoftClue
 
 __all__ = ["Analysis", "Engine", "FrontSummary", "Outcome", "analyze"]
@@ -73,11 +74,45 @@ class Analysis:
     position: Position
     solutions: int
     seconds: float
-    # per cell: index into _nums/_dens, or -1 revealed (0), -2 mine (1)
-    _cell_group: np.ndarray = field(repr=False)
     _nums: list[int] = field(repr=False)
     _dens: list[int] = field(repr=False)
+    _sizes: list[int] = field(repr=False)  # covered cells of each group
+    # builds, when first needed, per cell: index into _nums/_dens, or -1 revealed (0),
+    # -2 mine (1); a board of a million cells is not walked for every hypothesis
+    _grouping: Callable[[], np.ndarray] = field(repr=False)
     _front_data: list[tuple[Front, int, int]] = field(repr=False, default_factory=list)
+
+    @cached_property
+    def _cell_group(self) -> np.ndarray:
+        return self._grouping()
+
+    @property
+    def safe_count(self) -> int:
+        """How many covered cells are certainly safe (without walking the board).
+
+        >>> analyze(Position.from_text("4x1x1\\n1HHH\\n")).safe_count
+        2
+        """
+        return sum(size for n, size in zip(self._nums, self._sizes, strict=True) if n == 0)
+
+    def lowest_risks(self, k: int = 2) -> list[float]:
+        """The ``k`` lowest mine probabilities of covered cells that are not certain
+        mines, one per cell, lowest first (fewer when fewer such cells).
+
+        >>> analyze(Position.from_text("4x1x1\\n1HHH\\n")).lowest_risks(3)
+        [0.0, 0.0]
+        """
+        groups = sorted(
+            (n / d, size)
+            for n, d, size in zip(self._nums, self._dens, self._sizes, strict=True)
+            if size and n < d
+        )
+        out: list[float] = []
+        for p, size in groups:
+            out.extend([p] * min(size, k - len(out)))
+            if len(out) >= k:
+                break
+        return out
 
     @cached_property
     def fronts(self) -> list[FrontSummary]:
@@ -328,7 +363,6 @@ class Engine:
     def _analyse(self, state: State) -> Analysis:
         start = time.perf_counter()
         position = state.position
-        grid = np.frombuffer(position.cells, dtype=np.uint8)
         known = position.cells.count(FLAG) + position.cells.count(MINE)
         if known > position.mines:
             raise InconsistentPositionError(
@@ -343,10 +377,8 @@ class Engine:
         units = sorted(state.units.values(), key=lambda u: u.cells[0])
         counts = [u.count for u in units]
         polys = [c.poly for c in counts]
-        covered = grid == COVERED
-        settled = state.settled
-        off_front = np.flatnonzero(covered & (settled < 0) & (state.unit_of < 0))
-        n_out = len(off_front)
+        front_cells = sum(len(u.cells) for u in units)
+        n_out = position.cells.count(COVERED) - state.settled_count - front_cells
         total_front = sum(len(p) - 1 for p in polys)
         w_out = outside_weights(n_out, remaining, total_front)
         gs, prefix_all, _ = front_weights(polys, w_out)
@@ -355,32 +387,55 @@ class Engine:
         if z == 0:
             _explain_mine_count(counts, remaining, n_out, position)
 
-        group = np.where((grid == FLAG) | (grid == MINE), -2, -1).astype(np.int64)
-        group[covered & (settled == 1)] = -2
-        group[covered & (settled == 0)] = 0
         nums: list[int] = [0]  # group 0: cells the trivial rules cleared
         dens: list[int] = [1]
+        sizes: list[int] = [state.settled_count - state.settled_mines]
         for unit, g in zip(units, gs, strict=True):
-            group[unit.box_cells] = unit.box_index + len(nums)
             zf, box_nums = unit.count.box_weights(g)
             assert zf == z, "front total disagrees with the board total"
             for box, num in zip(unit.count.front.boxes, box_nums, strict=True):
                 nums.append(num)
                 dens.append(z * box.size)
+                sizes.append(box.size)
         if n_out:
             num_out = int((pw * objects(list(range(remaining, remaining - len(pw), -1)))).sum())
             nums.append(num_out)
             dens.append(z * n_out)
-            group[off_front] = len(nums) - 1
+            sizes.append(n_out)
+
         return Analysis(
             position,
             z,
             time.perf_counter() - start,
-            group,
             nums,
             dens,
+            sizes,
+            partial(_grouping, state, units, n_out),
             [(c.front, c.min_mines, c.max_mines) for c in counts],
         )
+
+
+def _grouping(state: State, units: list[Unit], n_out: int) -> np.ndarray:
+    """Per cell: its group in the analysis (see ``Analysis._cell_group``)."""
+    grid = np.frombuffer(state.position.cells, dtype=np.uint8)
+    group = np.where((grid == FLAG) | (grid == MINE), -2, -1).astype(np.int64)
+    covered = grid == COVERED
+    group[covered & (state.settled == 1)] = -2
+    group[covered & (state.settled == 0)] = 0
+    first = 1
+    for unit in units:
+        group[unit.box_cells] = unit.box_index + first
+        first += len(unit.count.front.boxes)
+    if n_out:
+        group[_off_front(state)] = first
+    return group
+
+
+def _off_front(state: State) -> np.ndarray:
+    """Covered cells next to no clue and not settled."""
+    grid = np.frombuffer(state.position.cells, dtype=np.uint8)
+    out: np.ndarray = np.flatnonzero((grid == COVERED) & (state.settled < 0) & (state.unit_of < 0))
+    return out
 
 
 def _summary(front: Front, min_mines: int, max_mines: int) -> FrontSummary:

@@ -86,7 +86,7 @@ def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCou
 class State:
     """The fronts and settled cells of one position (a value: never changed in place)."""
 
-    __slots__ = ("position", "settled", "settled_mines", "unit_of", "units")
+    __slots__ = ("position", "settled", "settled_count", "settled_mines", "unit_of", "units")
 
     def __init__(
         self,
@@ -95,12 +95,14 @@ class State:
         unit_of: np.ndarray,
         settled: np.ndarray,
         settled_mines: int,
+        settled_count: int = 0,
     ) -> None:
         self.position = position
         self.units = units  # by serial number
         self.unit_of = unit_of  # per cell: serial of its front (covered or clue cell), or -1
         self.settled = settled  # per cell: -1, or 0 / 1 when the trivial rules cleared / filled it
         self.settled_mines = settled_mines  # covered cells settled as mines
+        self.settled_count = settled_count  # covered cells settled, mines or safe
 
     @classmethod
     def scratch(
@@ -160,10 +162,12 @@ class State:
     ) -> State:
         settled = self.settled.copy()
         settled_mines = self.settled_mines
+        settled_count = self.settled_count
         if changed is not None and len(changed):
             was = settled[changed]
             if (was >= 0).any():
                 settled_mines -= _check_settled(position, changed, was)
+                settled_count -= int((was >= 0).sum())
                 settled[changed] = _NONE  # shown now: no longer the rules' business
         at = sorted(at)
         fresh = raw_clues(position, at, soft)
@@ -190,9 +194,11 @@ class State:
             if x not in pinned:
                 settled[x] = 1
                 settled_mines += 1
+                settled_count += 1
         for x in system.settled_safe:
             if x not in pinned:
                 settled[x] = 0
+                settled_count += 1
         fronts, _ = split_fronts(system)  # every cell left is next to a clue
         serial = max(units, default=0)
         for front, count in zip(fronts, counted(fronts, cache), strict=True):
@@ -201,7 +207,7 @@ class State:
             units[serial] = unit
             unit_of[list(unit.cells)] = serial
             unit_of[[c.at for c in unit.clues]] = serial
-        return State(position, units, unit_of, settled, settled_mines)
+        return State(position, units, unit_of, settled, settled_mines, settled_count)
 
 
 def _is_clue(code: int, soft: SoftClue | None) -> bool:

@@ -46,8 +46,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..analysis import Analysis, Engine
 from ..codes import COVERED, is_number
 from ..position import Position
@@ -210,7 +208,7 @@ class Best(Strategy):
             left -= p_v
             values += 1
             score += p_v * self._next_value(outcome.engine, depth)
-            if self.progress and len(outcome.analysis.safe_indices):
+            if self.progress and outcome.analysis.safe_count:
                 progress += p_v
         if self.noise is not None:
             # what no shown number accounts for: a true zero, which floods open its
@@ -225,7 +223,7 @@ class Best(Strategy):
         """How good the position after a guess is: the blended safety of its best next
         move, or (``depth`` >= 2) the lookahead score of its best next guess."""
         after = engine.analysis
-        if depth <= 1 or len(after.safe_indices):
+        if depth <= 1 or after.safe_count:
             return _blended_safety(after, self.second)
         candidates = self._candidates(after.position, after)
         if not candidates:
@@ -245,17 +243,14 @@ def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
 
 def _blended_safety(analysis: Analysis, second: float = 0.2) -> float:
     """Safety of the best next move, blended with the second best (weight ``second``)."""
-    if len(analysis.safe_indices) >= 2:
+    if analysis.safe_count >= 2:
         return 1.0
-    grid = np.frombuffer(analysis.position.cells, dtype=np.uint8)
-    prob = analysis.prob.ravel()[grid == COVERED]
-    prob = prob[prob < 1.0]
-    if prob.size == 0:
+    risks = analysis.lowest_risks(2)
+    if not risks:
         return 1.0
-    if prob.size == 1:
-        return 1.0 - float(prob[0])
-    p1, p2 = np.partition(prob, 1)[:2]
-    return (1.0 - second) * (1.0 - float(p1)) + second * (1.0 - float(p2))
+    if len(risks) == 1:
+        return 1.0 - risks[0]
+    return (1.0 - second) * (1.0 - risks[0]) + second * (1.0 - risks[1])
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:

@@ -262,7 +262,12 @@ def _unpack(kind: str, value: Any) -> Any:
 
 def _cap(memory: int, seconds: float | None) -> None:
     """Cap the address space at what the process has now plus ``memory`` bytes; a job
-    also gets a CPU-time cap, so it cannot outlive its purpose if the server dies."""
+    also gets a CPU-time cap, so it cannot outlive its purpose if the server dies.
+    Counting runs on the Python kernels."""
+    # the compiled kernel (numba, LLVM) reserves more address space than a capped
+    # process allows and dies instead of failing; the Python kernels give the same
+    # integers, and the server's boards are small
+    os.environ["MINESOLVER_KERNELS"] = "python"
     try:
         import resource
 
