@@ -38,7 +38,7 @@ from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
 from .fronts import Front
-from .joining import front_weights, objects, outside_weights
+from .joining import Binomials, front_weights, objects, outside_weights
 from .state import State, Unit
 from .system import InconsistentPositionError, SoftClue
 
@@ -274,6 +274,7 @@ class Engine:
         self.noise = noise
         self.soft = soft if soft is not None else soft_clue(noise)
         self.cache: FrontCache[FrontCount] = cache if cache is not None else FrontCache()
+        self.binomials = Binomials()  # the off-front binomials, shared with hypotheses
         self._state = State.scratch(position, self.soft, self.cache)
         self._analysis: Analysis | None = None
 
@@ -310,6 +311,7 @@ class Engine:
         """
         child = Engine.__new__(Engine)
         child.noise, child.soft, child.cache = self.noise, self.soft, self.cache
+        child.binomials = self.binomials
         child._state = self._state.derive(self.position.with_cells(changes), self.soft, self.cache)
         child._analysis = None
         return child
@@ -380,7 +382,7 @@ class Engine:
         front_cells = sum(len(u.cells) for u in units)
         n_out = position.cells.count(COVERED) - state.settled_count - front_cells
         total_front = sum(len(p) - 1 for p in polys)
-        w_out = outside_weights(n_out, remaining, total_front)
+        w_out = outside_weights(n_out, remaining, total_front, self.binomials)
         gs, prefix_all, _ = front_weights(polys, w_out)
         pw = prefix_all * objects(w_out)[: len(prefix_all)]
         z = int(pw.sum())

@@ -15,10 +15,79 @@ from math import comb
 
 import numpy as np
 
-__all__ = ["front_weights", "objects", "outside_weights"]
+__all__ = ["Binomials", "front_weights", "objects", "outside_weights"]
 
 
-def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:
+class Binomials:
+    """``comb(n, r)`` remembered, and reached from a remembered neighbour in a few exact
+    steps of one multiplication and one division by small integers each.
+
+    A 1000x1000 board's off-front cells make ``comb(850000, 150000)``, a number of
+    600,000 bits that ``math.comb`` takes most of a second to build; the next position
+    (a move, a hypothesis) needs a binomial a few steps away from it.
+
+    >>> b = Binomials()
+    >>> b.comb(10, 4), b.comb(12, 3), b.comb(12, 3) == comb(12, 3)
+    (210, 220, True)
+    """
+
+    def __init__(self, keep: int = 8, reach: int = 2048) -> None:
+        self.keep = keep  # binomials remembered
+        self.reach = reach  # most steps taken from one of them
+        self._known: dict[tuple[int, int], int] = {}
+
+    def __getstate__(self) -> dict[str, int]:
+        return {"keep": self.keep, "reach": self.reach}  # travels empty, like the cache
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.__init__(state["keep"], state["reach"])  # type: ignore[misc]
+
+    def comb(self, n: int, r: int) -> int:
+        """``comb(n, r)`` (0 when ``r`` is outside ``0..n``)."""
+        if r < 0 or r > n:
+            return 0
+        got = self._known.get((n, r))
+        if got is not None:
+            return got
+        near = min(
+            self._known, key=lambda k: abs(k[0] - n) + abs(k[1] - r), default=None
+        )
+        if near is None or abs(near[0] - n) + abs(near[1] - r) > self.reach or not (
+            0 < near[1] < near[0] and 0 < r < n
+        ):
+            value = comb(n, r)
+        else:
+            value = self._walk(near, self._known[near], n, r)
+        if len(self._known) >= self.keep:
+            self._known.pop(next(iter(self._known)))
+        self._known[(n, r)] = value
+        return value
+
+    @staticmethod
+    def _walk(start: tuple[int, int], value: int, n: int, r: int) -> int:
+        m, k = start
+        # keep 0 < k < m on the way: move r before n when n shrinks, after when it grows
+        while (m, k) != (n, r):
+            if k < r and k + 1 < m:
+                value = value * (m - k) // (k + 1)  # comb(m, k + 1)
+                k += 1
+            elif k > r:
+                value = value * k // (m - k + 1)  # comb(m, k - 1)
+                k -= 1
+            elif m < n:
+                value = value * (m + 1) // (m + 1 - k)  # comb(m + 1, k)
+                m += 1
+            elif m > n and m - 1 > k:
+                value = value * (m - k) // m  # comb(m - 1, k)
+                m -= 1
+            else:
+                return comb(n, r)
+        return value
+
+
+def outside_weights(
+    n_out: int, remaining: int, total_front: int, binomials: Binomials | None = None
+) -> list[int]:
     """``w[t] = comb(n_out, remaining - t)`` for ``t`` in ``0..total_front``.
 
     Consecutive binomials differ by a small ratio, so after one ``comb`` each term
@@ -33,7 +102,7 @@ def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:
     if lo > hi:
         return w
     r = remaining - lo
-    value = comb(n_out, r)
+    value = binomials.comb(n_out, r) if binomials is not None else comb(n_out, r)
     w[lo] = value
     for t in range(lo + 1, hi + 1):
         # comb(n, r - 1) = comb(n, r) * r / (n - r + 1)
