@@ -39,6 +39,7 @@ __all__ = [
     "OffBoardError",
     "OptionError",
     "quote",
+    "shorten",
 ]
 
 
@@ -56,6 +57,20 @@ def quote(value: object, limit: int = 60) -> str:
         return repr(value) if isinstance(value, str) else text
     head = repr(text[:limit - 1]) if isinstance(value, str) else text[:limit]
     return f"{head}... ({len(text)} characters)"
+
+
+def shorten(message: str, limit: int = 200) -> str:
+    """``message`` on one line (runs of white space become one space), any word longer
+    than ``limit`` cut to its two ends: an error names a 5,000-digit input, not echoes
+    it, and a long path keeps its file name.  Both faces apply it to every message.
+
+    >>> shorten("bad seed:\\n " + "1" + "0" * 300)
+    'bad seed: 1000000000...0000000000 (301 characters)'
+    """
+    return " ".join(
+        word if len(word) <= limit else f"{word[:10]}...{word[-10:]} ({len(word)} characters)"
+        for word in str(message).split()
+    )
 
 
 class MinesolverError(Exception):

@@ -17,13 +17,24 @@ complete new one.  Errors name the file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "write_bytes"]
+__all__ = ["atomic_write", "check_writable", "write_bytes", "write_files"]
+
+
+def _new_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_MODE = _new_mode()
 
 
 @contextlib.contextmanager
@@ -43,6 +54,54 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
+def write_files(contents: dict[str | Path, bytes]) -> None:
+    """Write several files, each whole, and all or none: if one cannot be written
+    (a full disk), those this call made before it are removed again.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_files({os.path.join(d, "a"): b"1", os.path.join(d, "b"): b"2"})
+    ...     sorted(os.listdir(d))
+    ['a', 'b']
+    """
+    made: list[Path] = []
+    try:
+        for name, data in contents.items():
+            path = Path(name)
+            new = not path.exists()
+            write_bytes(path, data)
+            if new:
+                made.append(path)
+    except BaseException:
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        raise
+
+
+def check_writable(*paths: str | Path | None) -> None:
+    """Refuse now, before any work is done or any other file made, a path that
+    :func:`atomic_write` could not write later (``None`` is skipped).
+
+    >>> check_writable("/no/such/folder/out.csv")
+    Traceback (most recent call last):
+    FileNotFoundError: [Errno 2] no such folder: '/no/such/folder/out.csv'
+    """
+    for given in paths:
+        if given is None:
+            continue
+        path = Path(given)
+        folder = path.parent if str(path.parent) else Path(".")
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+        if not folder.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(path))
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "its folder is a file", str(path))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, "its folder cannot be written", str(path))
+
+
 @contextlib.contextmanager
 def _replacing(path: Path) -> Iterator[int]:
     """A descriptor of a new temporary file beside ``path``, renamed to ``path`` when
@@ -55,6 +114,8 @@ def _replacing(path: Path) -> Iterator[int]:
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
+        # the mode a plain open() would give (mkstemp's is private to the owner)
+        os.fchmod(fd, stat.S_IMODE(path.stat().st_mode) if path.exists() else _NEW_MODE)
         yield fd
         os.replace(temp, path)
     except BaseException as exc:

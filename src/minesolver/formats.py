@@ -20,15 +20,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import InputError
 from .minefield import Layout
 
 __all__ = [
     "FormatError",
+    "json_kind",
     "layout_line",
     "read_boards",
+    "read_json",
     "read_layouts",
     "read_mbf",
     "read_mbf_stream",
@@ -39,6 +41,61 @@ __all__ = [
 
 class FormatError(InputError):
     """Bytes or text that are not a valid board file."""
+
+
+MAX_JSON_DIGITS = 40  # no number minesolver reads is longer; a longer one is an attack
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise FormatError(f"a number of {len(text)} digits is too long (at most {MAX_JSON_DIGITS})")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise FormatError(f"{text} is not a number JSON allows")
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words (not Python's ``NoneType``).
+
+    >>> json_kind(None), json_kind([1]), json_kind(True), json_kind(2.5), json_kind({})
+    ('null', 'a list', 'true/false', 'a number', 'an object')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON from text, as ``json.loads``, but every failure a :class:`FormatError`
+    whose message says what is wrong in the reader's terms (where, and why), and
+    numbers longer than 40 digits, ``NaN`` and ``Infinity`` refused.
+
+    >>> read_json('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> read_json('{"a": ' + "9" * 50 + "}")
+    Traceback (most recent call last):
+    minesolver.formats.FormatError: a number of 50 digits is too long (at most 40)
+    >>> read_json('{"a": }')
+    Traceback (most recent call last):
+    minesolver.formats.FormatError: not JSON: expecting value at character 6
+    """
+    try:
+        return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        why = exc.msg[:1].lower() + exc.msg[1:]
+        raise FormatError(f"not JSON: {why} at character {exc.pos}") from None
+    except RecursionError:
+        raise FormatError("nested too deeply to read") from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"not UTF-8 text (byte {exc.start})") from None
 
 
 def read_mbf(data: bytes) -> Layout:
@@ -98,11 +155,9 @@ def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"layout line {number}: not JSON ({exc.msg})") from None
-        except RecursionError:
-            raise FormatError(f"layout line {number}: nested too deeply to read") from None
+            record = read_json(line)
+        except FormatError as exc:
+            raise FormatError(f"layout line {number}: {exc}") from None
         if not isinstance(record, dict):
             raise FormatError(
                 f"layout line {number}: expected an object, got {line.strip()[:40]!r}"

@@ -31,10 +31,13 @@ from .geometry import Grid
 from .minefield import FLAGGED, HIDDEN, OPEN, Layout, Minefield
 from .noise import NoiseModel
 from .position import Position
-from .rng import SplitMix64, new_seed
+from .rng import SplitMix64, derive_seed, new_seed
 from .rules import FirstClick, Rules, RulesError
 
-__all__ = ["Game", "GameError", "Layer", "Layout", "Status", "protected_cells", "random_layout"]
+__all__ = [
+    "Game", "GameError", "Layer", "Layout", "Status", "paired_layout", "protected_cells",
+    "random_layout",
+]
 
 Status = Literal["ready", "playing", "won", "lost"]
 
@@ -53,6 +56,28 @@ def protected_cells(rules: Rules, index: int) -> list[int]:
     if rules.first_click == "safe":
         return [index]
     return sorted([index, *Grid(rules.width, rules.height).neighbours(index)])
+
+
+_PAIR_SALT = 0x9A1D  # the fallback draw of a paired layout, independent of the shared one
+
+
+def paired_layout(rules: Rules, seed: int, first: int) -> Layout:
+    """A layout shared by every first-click rule it satisfies: the seed's layout
+    under no first-click rule when it keeps this rule's protected cells free, else
+    this rule's own draw (from a salted seed).  Still uniform among the layouts the
+    rule allows (a rejected shared draw is replaced by an independent uniform one),
+    and the same seed gives the same board to ``safe`` and ``opening`` games
+    whenever the first click's neighbourhood holds no mine.
+
+    >>> a = paired_layout(Rules(9, 9, 10), seed=3, first=40)
+    >>> a == paired_layout(Rules(9, 9, 10, first_click="opening"), seed=3, first=40)
+    True
+    """
+    shared = random_layout(rules.with_first_click("none"), seed, first)
+    mines = set(shared.mines)
+    if not any(cell in mines for cell in protected_cells(rules, first)):
+        return shared
+    return random_layout(rules, derive_seed(seed, _PAIR_SALT), first)
 
 
 def random_layout(rules: Rules, seed: int, first: int) -> Layout:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .analysis import Analysis
+from .analysis.deduce import deduce
 from .errors import EngineLimitError, OffBoardError, quote
 from .game import Game, Layer
 from .minefield import Layout
@@ -125,9 +126,22 @@ class GameRecord:
     final: Position = field(repr=False)  # what the player saw at the end
     risks: tuple[float, ...] = field(default=(), repr=False)  # mine risk of each guess
     exploded: tuple[int, int] | None = None  # the mine that ended a lost game
+    turns: int = 0  # positions handed to the strategy
+    engine_turns: int = 0  # of which the cheap rules proved no cell safe
+    chain: int = 0  # most deduction turns in a row after one reveal (see measures)
+    chain_cells: int = 0  # safe cells those turns opened
     # turns the exact engine could not count (EngineLimitError): the moves came from
     # strategies.baselines.fallback_moves instead
     engine_limits: int = 0
+
+    def measures(self) -> dict[str, int]:
+        """The figures a stored game keeps beyond its columns (``docs/studies.md``):
+        ``turns``, ``engine_turns`` (turns whose position the trivial and subset rules
+        could not advance: the probability engine was needed), ``chain`` and
+        ``chain_cells`` (the longest run of deduction-only turns set off by one
+        reveal that was not a deduction, and the cells it opened)."""
+        return {"turns": self.turns, "engine_turns": self.engine_turns, "chain": self.chain,
+                "chain_cells": self.chain_cells}
 
 
 Observer = Callable[[Step], None]
@@ -141,12 +155,14 @@ def play_game(
     start: Start = "corner",
     layout: Layout | None = None,
     observer: Observer | None = None,
+    lay: Layer | None = None,
 ) -> GameRecord:
     """Play one game to its end and return its record.
 
     With ``layout`` the board is fixed (the first click then gets no protection
     beyond what the layout happens to give); otherwise ``seed`` lays the mines (a
-    no-guess board under ``rules.no_guess``: :mod:`minesolver.noguess`).
+    no-guess board under ``rules.no_guess``: :mod:`minesolver.noguess`), or ``lay``
+    when given (sweeps pair boards with :func:`minesolver.game.paired_layout`).
     """
     t0 = time.perf_counter()
     if layout is not None:
@@ -158,9 +174,9 @@ def play_game(
                 f"layout is {layout.width}x{layout.height}x{len(layout.mines)} but the rules "
                 f"say {rules}"
             )
-        game = Game.from_layout(layout, first_click=rules.first_click)
+        game = Game.from_layout(layout, first_click=rules.first_click, noise=rules.noise, seed=seed)
     else:
-        game = Game(rules, seed=seed, lay=layer_for(rules))
+        game = Game(rules, seed=seed, lay=lay or layer_for(rules))
     game_rules = game.rules
     strategy.new_game(game_rules, derive_seed(seed, _STRATEGY_SALT))
     first = start_cell(rules, start)
@@ -172,9 +188,16 @@ def play_game(
     if observer is not None:
         observer(Step(0, before, [Move(first, reason="first")], None, opened))
     step = 0
+    engine_turns = 0
+    chain = chain_cells = run = run_cells = 0
+    measuring = 0.0  # time spent on the measures, kept out of the game's time
     while not game.is_over:
         step += 1
         position = game.position()
+        t1 = time.perf_counter()
+        # noisy numbers defeat the cheap rules: every turn needs the engine
+        engine_turns += rules.noise is not None or not deduce(position).safe
+        measuring += time.perf_counter() - t1
         try:
             moves = strategy.moves(position)
         except EngineLimitError:
@@ -197,6 +220,13 @@ def play_game(
                     risks.append(move.probability or 0.0)
             if game.is_over:
                 break
+        if all(m.reason == "deduction" for m in moves):
+            run += 1
+            run_cells += len(opened)
+            if run > chain:
+                chain, chain_cells = run, run_cells
+        else:
+            run = run_cells = 0
         if observer is not None:
             observer(Step(step, position, moves, strategy.last_analysis, opened))
         if not changed:
@@ -212,12 +242,16 @@ def play_game(
         clicks=game.clicks,
         guesses=guesses,
         bbbv=game.bbbv(),
-        seconds=time.perf_counter() - t0,
+        seconds=time.perf_counter() - t0 - measuring,
         opened=rules.cells - len(final.mines) - game.safe_left,
         safe_cells=rules.cells - len(final.mines),
         layout=final,
         final=game.position(),
         risks=tuple(risks),
         exploded=game.exploded,
+        turns=step,
+        engine_turns=engine_turns,
+        chain=chain,
+        chain_cells=chain_cells,
         engine_limits=engine_limits,
     )

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import InputError, quote
+from .formats import read_json
 from .game import Game
 from .minefield import Layout
 
@@ -232,7 +233,7 @@ def _read_log(data: bytes, name: str) -> Replay:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = read_json(line)
         except ValueError as exc:
             raise ReplayError(f"{name}: line {number} is not JSON: {exc}") from None
         if not isinstance(item, dict):

@@ -49,7 +49,7 @@ class Checked:
         strategy = self.strategy
         if strategy._engine is None:  # a strategy that never asked for an analysis
             return
-        engine = strategy.engine
+        engine = strategy.analysis_engine
         noise = strategy.noise
         scratch = analyze(engine.position, noise=noise)
         same(engine.analysis, scratch)

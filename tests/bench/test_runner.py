@@ -159,8 +159,13 @@ def test_a_game_is_played_under_the_rules_of_its_point():
     assert [(r.rules, r.first_click) for r in rows] == [("6x6x4", "safe")] * 3 + [
         ("6x6x8", "none")
     ] * 3
-    assert [r.extra for r in rows[:3]] == [None] * 3
-    assert all(json.loads(r.extra) == {"noise": "cautious"} for r in rows[3:])
+    measures = {"turns", "engine_turns", "chain", "chain_cells"}
+    assert all(set(json.loads(r.extra)) == measures for r in rows[:3])
+    assert all(set(json.loads(r.extra)) == measures | {"noise"} for r in rows[3:])
+    assert all(json.loads(r.extra)["noise"] == "cautious" for r in rows[3:])
+    # noisy numbers defeat the cheap rules: every turn of those games needed the engine
+    assert all(json.loads(r.extra)["engine_turns"] == json.loads(r.extra)["turns"]
+               for r in rows[3:])
     assert all(len(layout_of(spec, i).mines) == (4 if i < 3 else 8) for i in range(6))
 
 
@@ -170,8 +175,16 @@ def test_a_game_is_played_under_the_rules_of_its_point():
 def test_validate_accepts_a_playable_run(tmp_path):
     validate(SPEC)
     path = tmp_path / "boards.jsonl"
-    path.write_text(layout_line(Layout(7, 7, tuple(range(9)))) * 12)
+    path.write_text(layout_line(Layout(7, 7, tuple(range(40, 49)))) * 12)
     validate(replace(SPEC, layouts=str(path)))
+
+
+def test_validate_refuses_a_board_that_breaks_the_first_click_rule(tmp_path):
+    path = tmp_path / "boards.jsonl"
+    fine = layout_line(Layout(7, 7, tuple(range(40, 49))))
+    path.write_text(fine + "\n" + fine + layout_line(Layout(7, 7, tuple(range(9)))) + fine * 9)
+    with pytest.raises(InputError, match=r"line 4 \(board 3\) has a mine at \(0, 0\)"):
+        validate(replace(SPEC, layouts=str(path)))
 
 
 @pytest.mark.parametrize(
@@ -195,14 +208,14 @@ def test_validate_checks_the_board_file(tmp_path):
     with pytest.raises(InputError, match=r"few\.jsonl holds 3 boards but the run needs 12"):
         validate(replace(SPEC, layouts=str(few)))
     wrong = tmp_path / "wrong.jsonl"
-    wrong.write_text(layout_line(Layout(7, 7, tuple(range(9)))) * 5
-                     + layout_line(Layout(7, 7, tuple(range(8)))) * 7)
+    wrong.write_text(layout_line(Layout(7, 7, tuple(range(40, 49)))) * 5
+                     + layout_line(Layout(7, 7, tuple(range(41, 49)))) * 7)
     with pytest.raises(InputError, match=r"board 6 of .*wrong\.jsonl is not 7x7x9"):
         validate(replace(SPEC, layouts=str(wrong)))
 
 
 def test_load_layouts_reads_mbf_too(tmp_path):
-    boards = [Layout(7, 7, tuple(range(i, i + 9))) for i in range(12)]
+    boards = [Layout(7, 7, tuple(range(i + 1, i + 10))) for i in range(12)]
     mbf = tmp_path / "boards.mbf"
     mbf.write_bytes(b"".join(write_mbf(b) for b in boards))
     assert load_layouts(str(mbf)) == boards

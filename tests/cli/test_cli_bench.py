@@ -20,7 +20,7 @@ from support import assert_one_error_line, run_cli
 
 from minesolver import __version__
 from minesolver.bench import mcnemar, wilson
-from minesolver.formats import layout_line, read_layouts
+from minesolver.formats import layout_line, read_layouts, write_mbf
 from minesolver.game import Game, Layout
 from minesolver.play import play_game
 from minesolver.rng import derive_seed
@@ -158,8 +158,9 @@ def test_human_output_has_the_table_and_the_comparison(tmp_path):
 
 
 def random_layouts(count, width, height, mines, seed):
+    """Boards with the start (0, 0) free, as the default first-click rule needs."""
     rnd = random.Random(seed)
-    return [Layout(width, height, tuple(rnd.sample(range(width * height), mines)))
+    return [Layout(width, height, tuple(rnd.sample(range(1, width * height), mines)))
             for _ in range(count)]
 
 
@@ -178,6 +179,35 @@ def test_layouts_file_plays_those_boards(tmp_path):
                            layout=board)
         assert record.layout == board
         assert (bool(row[6]), row[7], row[8]) == (record.won, record.clicks, record.guesses)
+
+
+def test_mbf_boards_are_played_as_given(tmp_path):
+    boards = random_layouts(6, 8, 8, 9, seed=5)
+    path = tmp_path / "boards.mbf"
+    path.write_bytes(b"".join(write_mbf(b) for b in boards))  # MBF records one after another
+    db = tmp_path / "results.sqlite"
+    data = bench("--rules", "8x8x9", "--layouts", str(path), "--games", "6", "--strategy",
+                 "tank", "--seed", "6", "--workers", "1", db=db)
+    assert data["games"] == 6
+    for row, board in zip(rows(db), boards, strict=True):
+        record = play_game(Rules(8, 8, 9), find_strategy("tank"), seed=derive_seed(6, row[1]),
+                           layout=board)
+        assert (bool(row[6]), row[7]) == (record.won, record.clicks)
+
+
+def test_the_studies_measures_are_reported_and_stored(tmp_path):
+    db = tmp_path / "results.sqlite"
+    data = bench("--rules", "9x9x10", "--games", "12", "--strategy", "tank", "--seed", "2",
+                 "--workers", "1", db=db)
+    with sqlite3.connect(str(db)) as con:
+        extras = [json.loads(x) for (x,) in con.execute("SELECT extra FROM games")]
+    turns = sum(e["turns"] for e in extras)
+    assert data["engine_share"] == pytest.approx(sum(e["engine_turns"] for e in extras) / turns)
+    assert data["chain_max"] == max(e["chain"] for e in extras)
+    opened = [r[10] / r[11] for r in rows(db)]
+    enough = [x for x in opened if x >= 0.05]
+    assert data["open_rate_5"] == pytest.approx(sum(enough) / len(enough))
+    assert data["opened_5"] == pytest.approx(len(enough) / len(opened))
 
 
 def test_dumped_layouts_replay_the_same_games(tmp_path):

@@ -20,7 +20,9 @@ def test_cli_match_json_resume_and_report(tmp_path, entry):
     result = run_cli(*args, entry=entry)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert list(data) == ["games", "p1_wins", "p2_wins", "p1_win_rate", "ci95"]
+    assert list(data) == ["games", "p1_wins", "p2_wins", "p1_win_rate", "ci95",
+                          "p1_boards_per_second", "p2_boards_per_second"]
+    assert data["p1_boards_per_second"] is None  # neither player samples boards
     assert data["games"] == 4 and data["p1_wins"] + data["p2_wins"] <= 4
     assert data["p1_win_rate"] == data["p1_wins"] / 4
     lo, hi = data["ci95"]
@@ -44,6 +46,25 @@ def test_cli_table_output(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "p1 exact" in result.stdout and "p2 mc:tries=100" in result.stdout
     assert "stored in" in result.stdout
+    # only the sampling player reports its sampling rate
+    assert "p2 mc:tries=100 sampled" in result.stdout and "p1 exact sampled" not in result.stdout
+
+
+def test_mc_sampling_is_stored_per_game(tmp_path):
+    db = tmp_path / "t.sqlite"
+    result = run_cli("flags", "--p1", "mc:tries=50", "--p2", "exact", "--games", "2", "--json",
+                     "--rules", "6x6x7", "--db", str(db), "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    with sqlite3.connect(str(db)) as con:
+        work = [json.loads(x)["p1"] for (x,) in con.execute("SELECT extra FROM flags_games")]
+    moves = [m for (m,) in sqlite3.connect(str(db)).execute("SELECT moves FROM flags_games")]
+    # 50 proposals on each of its moves (none accepted early on a 6x6 board is possible, so
+    # at most 50): about half the moves of each game are p1's
+    assert all(0 < w["boards"] <= 50 * m for w, m in zip(work, moves, strict=True))
+    rate = sum(w["boards"] for w in work) / sum(w["sampling_seconds"] for w in work)
+    assert data["p1_boards_per_second"] == pytest.approx(rate)
+    assert data["p2_boards_per_second"] is None
 
 
 @pytest.mark.parametrize(

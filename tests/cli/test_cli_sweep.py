@@ -10,8 +10,10 @@ import pytest
 from PIL import Image
 from support import assert_one_error_line, run_cli
 
-from minesolver.bench import wilson
+from minesolver.bench import Store, layout_of, wilson
 from minesolver.bench.sweep import COLUMNS
+from minesolver.game import random_layout
+from minesolver.rules import Rules
 
 
 def sweep(tmp_path, *args, name="sweep", db="results.sqlite"):
@@ -140,3 +142,34 @@ def test_resume_of_a_bench_is_refused(tmp_path):
     result = run_cli("sweep", "--resume", "r1", "--db", str(db), "--csv",
                      str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png"))
     assert_one_error_line(result, "run r1 is a bench run, not a sweep")
+
+
+def test_points_are_paired_on_the_same_boards(tmp_path):
+    """Every noise model plays the same layouts; both first-click rules play the same
+    layout whenever it satisfies both (and each rule's protection always holds)."""
+    sweep(tmp_path, "--size", "9x9", "--densities", "0.12,0.2", "--first-click", "safe",
+          "--first-click", "opening", "--noise", "none", "--noise", "cautious",
+          "--games", "12", "--strategy", "tank", "--seed", "8", "--start", "center",
+          "--workers", "1")
+    with Store(str(tmp_path / "results.sqlite")) as store:
+        _, spec = store.run_spec("r1")
+        seeds = {(r.game_index // 12, r.game_index % 12): r.seed for r in store.games("r1")}
+    boards = {}
+    for i in range(spec.total_games):
+        rules = spec.rules_for(i)
+        boards[(rules.noise_text, rules.first_click, rules.mines, i % 12)] = layout_of(spec, i)
+    assert len({seed for (_, j), seed in seeds.items() if j == 3}) == 1
+    centre = {r * 9 + c for r in (3, 4, 5) for c in (3, 4, 5)}
+    shared = 0
+    for (noise, first_click, mines, j), layout in boards.items():
+        assert boards[("cautious" if noise is None else None, first_click, mines, j)] == layout
+        if first_click == "opening":
+            assert not centre & set(layout.mines)
+            same = boards[(noise, "safe", mines, j)] == layout
+            # the shared draw: this seed's board with no first-click rule at all
+            drawn = random_layout(Rules(9, 9, mines, first_click="none"), seeds[(0, j)], 40)
+            assert same == (not centre & set(drawn.mines))
+            shared += same
+        else:
+            assert 40 not in layout.mines
+    assert shared > 0

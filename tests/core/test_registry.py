@@ -91,7 +91,7 @@ def test_a_class_needs_a_name(greeters):
         ("loud", "option 'loud' of greeter hello needs a value: loud=..."),
         ("loud=maybe", "option loud='maybe' of greeter hello: expected bool"),
         ("times=two", "option times='two' of greeter hello: expected int"),
-        ("pitch=high", "option pitch='high' of greeter hello: expected float"),
+        ("pitch=high", "option pitch='high' of greeter hello: expected finite number"),
     ],
 )
 def test_bad_options_say_what_is_wrong(greeters, options, needle):

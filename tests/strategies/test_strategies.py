@@ -25,7 +25,7 @@ from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
 from minesolver.strategies.best import forced_guess
 
-BUILTIN = {"best", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
+BUILTIN = {"best", "dfs", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
 
 # every built-in strategy, and the options that change how best and sampling decide
 STRATEGY_NAMES = [
@@ -33,6 +33,8 @@ STRATEGY_NAMES = [
     "max-constraint",
     "mean-constraint",
     "tank",
+    "dfs:cap=5",
+    "dfs",
     "sampling",
     "sampling:method=reject,samples=50",
     "best",
@@ -86,11 +88,16 @@ def test_options_are_parsed_and_kept_in_the_label():
         ("best:nope=1", ["no option 'nope'", "endgame"]),
         ("best:endgame", ["needs a value"]),
         ("best:endgame=maybe", ["endgame", "bool"]),
-        ("best:cutoff=high", ["cutoff", "float"]),
+        ("best:cutoff=high", ["cutoff", "finite number"]),
         ("best:endgame_layouts=1.5", ["endgame_layouts", "int"]),
-        ("tank:x=1", ["no option 'x'", "none"]),
+        ("best:depth=-1", ["depth", "1 to 4"]),
+        ("best:breadth=0", ["breadth", "1 to 64"]),
+        ("best:cutoff=nan", ["cutoff", "finite number"]),
+        ("tank:x=1", ["no option 'x'", "total"]),
+        ("dfs:cap=0", ["cap"]),
+        ("random:deduce=all", ["none, trivial, subset"]),
         ("sampling:method=magic", ["front or reject"]),
-        ("sampling:samples=0", ["positive"]),
+        ("sampling:samples=0", ["samples", "1 to 100000"]),
     ],
 )
 def test_bad_names_and_options_are_strategy_errors(name, needles):

@@ -48,7 +48,7 @@ def test_the_registry_and_options():
         ("hard:speed=3", "has no option 'speed'"),
         ("hard:bomb", "needs a value"),
         ("hard:bomb=maybe", "expected bool"),
-        ("mc:samples=0", "positive samples"),
+        ("mc:samples=0", "expected 1 to 100000"),
     ],
 )
 def test_bad_player_names(name, needle):

@@ -26,7 +26,9 @@ from minesolver.errors import (
     LimitError,
     OffBoardError,
 )
+from minesolver.formats import read_mbf, write_mbf
 from minesolver.game import Game
+from minesolver.minefield import Layout
 from minesolver.position import Position, PositionError
 from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.serialize import analysis_json
@@ -186,6 +188,7 @@ def test_a_whole_game_won_through_the_api(web: WebState, client: TestClient) -> 
     assert final["status"] == "won"
     assert sorted(map(tuple, final["mines"])) == sorted(mines)
     assert final["wrong_flags"] == [] and final["bbbv"] > 0 and final["elapsed"] >= 0
+    assert final["mines_left"] == 0  # one mine flagged, every one found
     assert client.get(f"/api/games/{gid}").json()["game"] == final
 
 
@@ -212,6 +215,25 @@ def test_losing_shows_the_mines_and_the_seed(web: WebState, client: TestClient) 
     )
     assert_error(client.get(f"/api/games/{gid}/hint"), 409, "over")
     assert_error(client.post(f"/api/games/{gid}/solve", json={}), 409, "over")
+
+
+def test_a_board_file_is_dealt_and_saved_back(client: TestClient) -> None:
+    layout = Layout(4, 3, (0, 11))
+    response = client.post("/api/games/board?name=two.mbf", content=write_mbf(layout),
+                           headers={"content-type": "application/octet-stream"})
+    assert response.status_code == 201, response.text
+    game = response.json()["game"]
+    assert (game["rules"], game["board"], game["seed"]) == ("4x3x2", "two.mbf", None)
+    gid = game["id"]
+    assert_error(client.get(f"/api/games/{gid}/board.mbf"), 409, "secret")
+    data = act(client, gid, "reveal", 0, 0)  # the file's board: no first-click protection
+    assert data["game"]["status"] == "lost" and data["game"]["seed"] is None
+    saved = client.get(f"/api/games/{gid}/board.mbf")
+    assert saved.status_code == 200 and read_mbf(saved.content) == layout
+    assert 'filename="two.mbf"' in saved.headers["content-disposition"]
+    bad = client.post("/api/games/board", content=bytes([2, 1, 0, 5]),
+                      headers={"content-type": "application/octet-stream"})
+    assert_error(bad, 400, "MBF")
 
 
 def test_the_solver_plays_a_whole_game(web: WebState, client: TestClient) -> None:
@@ -411,6 +433,20 @@ def test_websocket_from_another_origin_is_refused(client: TestClient) -> None:
 def test_watch_limits() -> None:
     busy = TestClient(create_app(max_playing=0))
     assert_error(busy.post("/api/watch", json={"rules": "beginner"}), 429, "wait")
+    full = TestClient(create_app(max_playing_total=0))
+    assert_error(full.post("/api/watch", json={"rules": "beginner"}), 429, "on this server")
+
+
+def test_watch_slots_are_per_session() -> None:
+    app = create_app(max_playing=1)
+    first, second = TestClient(app), TestClient(app)
+    slow = {"rules": "200x200x8000", "strategy": "best"}
+    started = first.post("/api/watch", json=slow)
+    assert started.status_code == 201
+    assert_error(first.post("/api/watch", json=slow), 429, "your watched games")
+    assert second.post("/api/watch", json={"rules": "beginner"}).status_code == 201
+    for watch in app.state.web.watches.values():  # stop the slow game's process now
+        watch.cancelled = True
     client = TestClient(create_app())
     wid = client.post("/api/watch", json={"rules": "101x101x10"}).json()["watch"]["id"]
     assert wait_watch(client, wid)["status"] == "done"

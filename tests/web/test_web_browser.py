@@ -81,9 +81,13 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-def watched_page(browser: Any, server: str, *, bypass_csp: bool) -> tuple[Any, Any, list[str]]:
-    """A fresh context (its own session cookie), a laptop-sized window, its errors."""
-    context = browser.new_context(viewport=LAPTOP, base_url=server, bypass_csp=bypass_csp)
+def watched_page(
+    browser: Any, server: str, *, bypass_csp: bool, **options: Any
+) -> tuple[Any, Any, list[str]]:
+    """A fresh context (its own session cookie), a laptop-sized window (or the viewport and
+    touch emulation given in ``options``), its errors."""
+    context = browser.new_context(
+        **{"viewport": LAPTOP, "base_url": server, "bypass_csp": bypass_csp, **options})
     tab = context.new_page()
     problems: list[str] = []
     tab.allowed_statuses = set()  # 4xx answers a test provokes on purpose
@@ -301,14 +305,35 @@ def test_watch_steps_forward_and_back(page: Any) -> None:
     assert page.locator("#watch-fronts-list .chip").count() >= 1
     screenshot(page, "watch", readme=True)
 
+    # the GIF is drawn on request: the page counts the seconds, then hands the file over
     gif = page.locator("#watch-gif")
-    assert gif.is_visible()
-    response = page.request.get(gif.get_attribute("href"))
-    assert response.status == 200 and response.headers["content-type"] == "image/gif"
-    assert response.body()[:6] == b"GIF89a"
+    assert gif.is_visible() and gif.is_enabled()
+    page.evaluate("""() => {
+      window.gifTexts = [];
+      const info = document.querySelector('#watch-gif-info');
+      new MutationObserver(() => gifTexts.push(info.textContent))
+        .observe(info, {childList: true, characterData: true, subtree: true});
+    }""")
+    with page.expect_download() as download:
+        gif.click()
+    assert Path(download.value.path()).read_bytes()[:6] == b"GIF89a"
+    page.wait_for_function("document.querySelector('#watch-gif-info').dataset.state === 'done'")
+    assert "GIF ready" in page.text_content("#watch-gif-info")
+    assert page.evaluate("gifTexts")[0].startswith("Drawing ")
 
 
 # ---------------------------------------------------------------------- Analyse
+def blank_board(page: Any, width: int, height: int, mines: int) -> None:
+    """A new blank board to paint in Analyse, once the server has analysed it."""
+    for field, value in (("w", width), ("h", height), ("m", mines)):
+        page.fill(f"#analyse-{field}", str(value))
+    page.click("#analyse-blank")
+    page.wait_for_function(
+        "w => analyse.result && analyse.result.position.width === w && "
+        "document.querySelector('#analyse-status').dataset.state === 'ok'",
+        arg=width, timeout=60_000)
+
+
 def test_analyse_pasted_painted_and_inconsistent_positions(page: Any) -> None:
     open_mode(page, "analyse")
     status = page.locator("#analyse-status")
@@ -339,11 +364,7 @@ def test_analyse_pasted_painted_and_inconsistent_positions(page: Any) -> None:
     screenshot(page, "analyse-inconsistent")
 
     # paint a position, then copy it out as .mine text
-    page.fill("#analyse-w", "4")
-    page.fill("#analyse-h", "3")
-    page.fill("#analyse-m", "2")
-    page.click("#analyse-blank")
-    page.wait_for_function("analyse.result && analyse.result.position.width === 4")
+    blank_board(page, 4, 3, 2)
     page.click("#analyse-brushes label:has-text('1')")
     click_cell(page, "#analyse-board", 1, 1)
     page.click("#analyse-brushes label:has-text('0')")

@@ -215,7 +215,7 @@ BAD_REQUESTS = [
     ("POST", "/api/flags", {"rules": "0x5x1"}, 400, "positive"),
     ("POST", "/api/flags", {"ai": "nope"}, 400, "unknown Flags player 'nope'"),
     ("POST", "/api/flags", {"ai": "hard:bogus=1"}, 400, "no option"),
-    ("POST", "/api/flags", {"ai": "mc:samples=0"}, 400, "positive"),
+    ("POST", "/api/flags", {"ai": "mc:samples=0"}, 400, "expected 1 to 100000"),
     ("POST", "/api/flags", {"ai": "h" * 300}, 400, "too long"),
     ("POST", "/api/flags", {"ai": 5}, 400, "must be a string"),
     ("POST", "/api/flags", {"first": "me"}, 400, "'first' must be 'you' or 'ai'"),

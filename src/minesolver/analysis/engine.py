@@ -38,7 +38,7 @@ from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
 from .fronts import Front
-from .joining import Binomials, front_weights, objects, outside_weights
+from .joining import Binomials, density_weights, front_weights, objects, outside_weights
 from .state import State, Unit
 from .system import InconsistentPositionError, SoftClue
 
@@ -198,18 +198,30 @@ class Analysis:
 
 
 def analyze(
-    position: Position, *, noise: NoiseModel | None = None, soft: SoftClue | None = None
+    position: Position,
+    *,
+    noise: NoiseModel | None = None,
+    soft: SoftClue | None = None,
+    density: Fraction | None = None,
 ) -> Analysis:
     """Exact mine probability of every cell of ``position``: a one-shot :class:`Engine`.
 
     Raises :class:`InconsistentPositionError` when no layout agrees with it.
 
+    ``density`` drops the total mine count: every covered cell is then a mine
+    independently with that prior probability, so a front layout with ``k`` of
+    its ``n`` cells mined weighs ``d**k * (1 - d)**(n - k)`` and the cells away
+    from the clues keep ``d`` (what a player who ignores the mine counter knows).
+
     >>> p = Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")
     >>> a = analyze(p)
     >>> a.solutions, a.probability(1, 1), a.probability(0, 0)
     (3, Fraction(2, 3), Fraction(0, 1))
+    >>> q = Position.from_text("3x1x1\\n1HH\\n")  # the counter says (0, 2) is safe
+    >>> analyze(q).probability(0, 2), analyze(q, density=Fraction(1, 5)).probability(0, 2)
+    (Fraction(0, 1), Fraction(1, 5))
     """
-    return Engine(position, noise=noise, soft=soft).analysis
+    return Engine(position, noise=noise, soft=soft, density=density).analysis
 
 
 @dataclass(frozen=True)
@@ -270,8 +282,10 @@ class Engine:
         noise: NoiseModel | None = None,
         soft: SoftClue | None = None,
         cache: FrontCache[FrontCount] | None = None,
+        density: Fraction | None = None,
     ) -> None:
         self.noise = noise
+        self.density = density  # a prior mine density instead of the mine count
         self.soft = soft if soft is not None else soft_clue(noise)
         self.cache: FrontCache[FrontCount] = cache if cache is not None else FrontCache()
         self.binomials = Binomials()  # the off-front binomials, shared with hypotheses
@@ -312,6 +326,7 @@ class Engine:
         child = Engine.__new__(Engine)
         child.noise, child.soft, child.cache = self.noise, self.soft, self.cache
         child.binomials = self.binomials
+        child.density = self.density
         child._state = self._state.derive(self.position.with_cells(changes), self.soft, self.cache)
         child._analysis = None
         return child
@@ -321,6 +336,8 @@ class Engine:
         the engine after it; the mine outcome is left out, so the chances add up to
         the cell's safety (noisy models: minus a true zero's share, which floods
         open instead of showing a number)."""
+        if self.density is not None:
+            raise ValueError("outcomes() needs the mine count: this engine has a density")
         position = self.position
         i = position.index(*cell)
         before = self.analysis
@@ -382,7 +399,10 @@ class Engine:
         front_cells = sum(len(u.cells) for u in units)
         n_out = position.cells.count(COVERED) - state.settled_count - front_cells
         total_front = sum(len(p) - 1 for p in polys)
-        w_out = outside_weights(n_out, remaining, total_front, self.binomials)
+        if self.density is None:
+            w_out = outside_weights(n_out, remaining, total_front, self.binomials)
+        else:
+            w_out = density_weights(self.density, total_front)
         gs, prefix_all, _ = front_weights(polys, w_out)
         pw = prefix_all * objects(w_out)[: len(prefix_all)]
         z = int(pw.sum())
@@ -399,7 +419,11 @@ class Engine:
                 nums.append(num)
                 dens.append(z * box.size)
                 sizes.append(box.size)
-        if n_out:
+        if n_out and self.density is not None:
+            nums.append(self.density.numerator)
+            dens.append(self.density.denominator)
+            sizes.append(n_out)
+        elif n_out:
             num_out = int((pw * objects(list(range(remaining, remaining - len(pw), -1)))).sum())
             nums.append(num_out)
             dens.append(z * n_out)

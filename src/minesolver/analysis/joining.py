@@ -11,11 +11,12 @@ these binomials (prefix products and suffix "tails").
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import comb
 
 import numpy as np
 
-__all__ = ["Binomials", "front_weights", "objects", "outside_weights"]
+__all__ = ["Binomials", "density_weights", "front_weights", "objects", "outside_weights"]
 
 
 class Binomials:
@@ -110,6 +111,18 @@ def outside_weights(
         r -= 1
         w[t] = value
     return w
+
+
+def density_weights(density: Fraction, total_front: int) -> list[int]:
+    """``w[t] = a**t * b**(total_front - t)`` for a prior mine probability ``a / (a + b)``:
+    the relative weight of ``t`` mines on the fronts when cells are independent.
+
+    >>> density_weights(Fraction(1, 4), 2)
+    [9, 3, 1]
+    """
+    a = density.numerator
+    b = density.denominator - a
+    return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
 
 
 def front_weights(

@@ -13,13 +13,14 @@ so a killed match resumes where it stopped with the same games.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import __version__
 from ..rng import derive_seed
 from ..rules import Rules
-from ..variants.flags import FLAGS, FlagsPlayer, FlagsSetupError, find_flags_player, play_flags
+from ..variants.flags import FLAGS, FlagsGame, FlagsPlayer, find_flags_player, play_flags
 from .pool import run_chunks
 from .stats import wilson
 from .store import FlagsRow, RunSpec, Store
@@ -30,17 +31,18 @@ __all__ = [
     "pending_flags",
     "play_flags_chunk",
     "run_flags",
+    "sampling_rates",
 ]
 
 CHUNK = 2  # games per task
 
 
 def flags_spec(p1: str, p2: str, *, games: int, seed: int, rules: Rules = FLAGS) -> RunSpec:
-    """The stored spec of a match (checks that both players exist)."""
+    """The stored spec of a match (checks that both players exist and that a game can
+    be set up on ``rules``, before anything is stored)."""
     find_flags_player(p1)
     find_flags_player(p2)
-    if rules.noise is not None:
-        raise FlagsSetupError(f"Minesweeper Flags is played with exact clues, not {rules.noise}")
+    FlagsGame(rules.with_first_click("none"), seed=seed)  # FlagsSetupError if it cannot
     return RunSpec(points=(rules.with_first_click("none"),), strategies=(p1, p2), games=games,
                    seed=seed, start=None)
 
@@ -78,9 +80,34 @@ def play_flags_chunk(spec: RunSpec, run_id: str, indices: Sequence[int]) -> list
                 p2_score=record.scores[1], moves=record.moves, p1_bomb=record.bombs_used[0],
                 p2_bomb=record.bombs_used[1], p1_seconds=record.seconds[0],
                 p2_seconds=record.seconds[1], version=__version__,
+                extra=_work(first_player, second_player),
             )
         )
     return rows
+
+
+def _work(p1: FlagsPlayer, p2: FlagsPlayer) -> str | None:
+    """What each player did beyond its moves (:meth:`FlagsPlayer.work`), as stored."""
+    work = {seat: w for seat, w in (("p1", p1.work()), ("p2", p2.work())) if w}
+    return json.dumps(work) if work else None
+
+
+def sampling_rates(rows: Sequence[FlagsRow]) -> dict[str, float | None]:
+    """Boards sampled per second of sampling by each side (``None``: it samples none).
+
+    >>> sampling_rates([])
+    {'p1_boards_per_second': None, 'p2_boards_per_second': None}
+    """
+    out: dict[str, float | None] = {}
+    for seat in ("p1", "p2"):
+        boards = seconds = 0.0
+        for row in rows:
+            work = json.loads(row.extra).get(seat) if row.extra else None
+            if work:
+                boards += work["boards"]
+                seconds += work["sampling_seconds"]
+        out[f"{seat}_boards_per_second"] = boards / seconds if seconds else None
+    return out
 
 
 def run_flags(
@@ -140,4 +167,5 @@ def flags_summary(rows: Sequence[FlagsRow]) -> dict[str, Any]:
         "moves_per_game": sum(r.moves for r in rows) / games if games else 0.0,
         "p1_ms_per_game": 1000 * sum(r.p1_seconds for r in rows) / games if games else 0.0,
         "p2_ms_per_game": 1000 * sum(r.p2_seconds for r in rows) / games if games else 0.0,
+        **sampling_rates(rows),
     }

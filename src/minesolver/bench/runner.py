@@ -3,8 +3,13 @@
 Game ``i`` of a run always gets the board seed ``derive_seed(run_seed, i)``
 (or layout ``i`` of a layout file), and every strategy of the run plays that same
 board: results do not depend on the number of workers, the backend, or the
-order in which games finish.  Work is cut into small chunks; each finished game
-is written to the store, so a killed run resumes where it stopped.
+order in which games finish.  A *paired* run (sweeps: ``spec.extra["paired"]``)
+seeds game ``j`` of every point with ``derive_seed(run_seed, j)`` and lays it with
+:func:`~minesolver.game.paired_layout`, so points that differ only in the noise
+model play the same layouts, and points that differ only in the first-click rule
+play the same layout whenever it satisfies both rules.  Work is cut into small
+chunks; each finished game is written to the store, so a killed run resumes where
+it stopped.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 from .. import __version__
 from ..errors import InputError, quote
 from ..formats import read_boards
-from ..game import Game
+from ..game import Game, Layer, paired_layout
 from ..minefield import Layout
 from ..play import GameRecord, format_start, layer_for, play_game, start_cell
 from ..rng import derive_seed
@@ -29,6 +34,8 @@ from .store import GameRow, Store
 
 __all__ = [
     "Job",
+    "board_layer",
+    "board_seed",
     "layout_of",
     "load_layouts",
     "pending_jobs",
@@ -79,6 +86,63 @@ def validate(spec: RunSpec) -> None:
                 rules.width, rules.height, rules.mines
             ):
                 raise InputError(f"board {index + 1} of {spec.layouts} is not {rules}")
+            broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
+            if broken:
+                raise InputError(f"{_where(spec.layouts, index)} {broken}")
+
+
+def _where(path: str, index: int) -> str:
+    """``board N of FILE``, with its line in a layout file (the N-th non-blank line)."""
+    with open(path, "rb") as handle:
+        if handle.read(64).lstrip()[:1] != b"{":  # MBF: records, not lines
+            return f"board {index + 1} of {path}"
+        handle.seek(0)
+        lines = (number for number, line in enumerate(handle, start=1) if line.strip())
+        line = next((n for i, n in enumerate(lines) if i == index), index + 1)
+    return f"{path}: line {line} (board {index + 1})"
+
+
+def _first_click_broken(board: Layout, rules: Rules, start: tuple[int, int]) -> str:
+    """How a board's start breaks the run's first-click rule, or ``""`` (a game on
+    such a board would be a loss no strategy could avoid, stored as if played)."""
+    row, col = start
+    if rules.first_click == "none":
+        return ""
+    near = range(-1, 2) if rules.first_click == "opening" else range(0, 1)
+    cells = {
+        (row + dr) * board.width + col + dc
+        for dr in near
+        for dc in near
+        if 0 <= row + dr < board.height and 0 <= col + dc < board.width
+    }
+    mine = next((m for m in board.mines if m in cells), None)
+    if mine is None:
+        return ""
+    return (
+        f"has a mine at ({mine // board.width}, {mine % board.width}), which "
+        f"--first-click {rules.first_click} forbids for the start ({row}, {col})"
+    )
+
+
+def board_seed(spec: RunSpec, game_index: int) -> int:
+    """The seed of game ``game_index``'s board (the same at every point of a paired run).
+
+    >>> spec = RunSpec(points=(Rules(9, 9, 10), Rules(9, 9, 10, noise="cautious")),
+    ...                strategies=("tank",), games=5, seed=1, extra={"paired": True})
+    >>> board_seed(spec, 2) == board_seed(spec, 7)
+    True
+    """
+    if spec.extra.get("paired"):
+        return derive_seed(spec.seed, game_index % spec.games)
+    return derive_seed(spec.seed, game_index)
+
+
+def board_layer(spec: RunSpec, rules: Rules) -> Layer | None:
+    """How a run lays its boards under ``rules``: no-guess boards their own way,
+    paired runs with :func:`~minesolver.game.paired_layout`."""
+    if spec.extra.get("paired") and not rules.no_guess:
+        return paired_layout
+    return layer_for(rules)
 
 
 def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = None) -> Layout:
@@ -86,7 +150,7 @@ def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = Non
     if layouts is not None:
         return layouts[game_index]
     rules = spec.rules_for(game_index)
-    game = Game(rules, seed=derive_seed(spec.seed, game_index), lay=layer_for(rules))
+    game = Game(rules, seed=board_seed(spec, game_index), lay=board_layer(spec, rules))
     game.reveal(*start_cell(rules, spec.start or "corner"))
     assert game.layout is not None
     return game.layout
@@ -119,9 +183,10 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
     strategy = _STRATEGIES.get(job.strategy)
     if strategy is None:
         strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
-    seed = derive_seed(spec.seed, job.game_index)
+    seed = board_seed(spec, job.game_index)
     start = spec.start or "corner"
-    record = play_game(rules, strategy, seed=seed, start=start, layout=job.layout)
+    record = play_game(rules, strategy, seed=seed, start=start, layout=job.layout,
+                       lay=board_layer(spec, rules))
     row = GameRow(
         run_id=run_id,
         strategy=job.strategy,
@@ -138,22 +203,24 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
         opened=record.opened,
         safe_cells=record.safe_cells,
         version=__version__,
-        extra=_extra(rules, record.engine_limits),
+        extra=_extra(rules, record),
     )
     return row, record
 
 
-def _extra(rules: Rules, engine_limits: int = 0) -> str | None:
-    """What a stored game row says beyond its columns: the noise model, no-guess boards,
-    and the turns the exact engine could not count (moves from the fallback)."""
+def _extra(rules: Rules, record: GameRecord) -> str:
+    """What a stored game row says beyond its columns: the noise model, no-guess
+    boards, the game's measures (:meth:`~minesolver.play.GameRecord.measures`) and the
+    turns the exact engine could not count (moves from the fallback)."""
     extra: dict[str, Any] = {}
-    if engine_limits:
-        extra["engine_limits"] = engine_limits
+    if record.engine_limits:
+        extra["engine_limits"] = record.engine_limits
     if rules.noise:
         extra["noise"] = rules.noise_text
     if rules.no_guess:
         extra["no_guess"] = True
-    return json.dumps(extra) if extra else None
+    extra.update(record.measures())
+    return json.dumps(extra)
 
 
 def play_chunk(spec: RunSpec, run_id: str, jobs: Sequence[Job]) -> list[GameRow]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from ..formats import read_json
 from ..play import Start, format_start, parse_start
 from ..rules import Rules
 
@@ -87,7 +88,7 @@ class RunSpec:
     def from_json(cls, text: str) -> RunSpec:
         """Read a stored spec (also the shape of minesolver 0.1's stores)."""
         try:
-            data = json.loads(text)
+            data = read_json(text)
             if "rules" in data:  # 0.1: rules, first_click, noise, and string points
                 data = _upgrade(data)
             start = data.get("start")

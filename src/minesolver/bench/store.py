@@ -16,6 +16,7 @@ games of the last batch, which ``--resume`` plays again.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -172,14 +173,32 @@ class Store:
                 raise StoreError(f"{self.path} is a SQLite file but not a minesolver results store")
             if not readonly and not tables >= _TABLES:
                 self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.executescript(SCHEMA)
+                # all tables or none: a store killed while being made is not half a store
+                self.db.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nCOMMIT;")
             if not readonly:
                 self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
+            if not exists:  # a store that could not be made is not left behind half-made
+                db = getattr(self, "db", None)
+                if db is not None:
+                    db.close()
+                for leftover in ("", "-wal", "-shm", "-journal"):
+                    with contextlib.suppress(OSError):
+                        self.path.with_name(self.path.name + leftover).unlink()
             raise StoreError(f"cannot use {self.path} as a results store: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write transaction; a full disk or a locked file is a :class:`StoreError`
+        naming the store, and what was being written is rolled back."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot write to the results store: {exc}") from None
 
     def __enter__(self) -> Store:
         return self
@@ -192,7 +211,7 @@ class Store:
         """Record a new run and return its id (``r1``, ``r2``, ...); two processes
         starting runs at once get different ids (the id is taken in one write
         transaction)."""
-        with self.db:
+        with self._writing():
             self.db.execute("BEGIN IMMEDIATE")
             row = self.db.execute(
                 "SELECT COALESCE(MAX(CAST(SUBSTR(run_id, 2) AS INTEGER)), 0) FROM runs "
@@ -236,7 +255,7 @@ class Store:
             )
             for r in rows
         ]
-        with self.db:
+        with self._writing():
             before = self.db.total_changes
             self.db.executemany(
                 f"INSERT OR IGNORE INTO games VALUES ({', '.join('?' * 16)})",
@@ -279,7 +298,7 @@ class Store:
             )
             for r in rows
         ]
-        with self.db:
+        with self._writing():
             before = self.db.total_changes
             self.db.executemany(
                 f"INSERT OR IGNORE INTO flags_games VALUES ({', '.join('?' * 17)})", values

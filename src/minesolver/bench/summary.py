@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +20,7 @@ from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
 from .store import GameRow, Store
 
-__all__ = ["compare", "comparison_json", "run_results", "summarize"]
+__all__ = ["compare", "comparison_json", "run_results", "study_measures", "summarize"]
 
 
 def summarize(rows: Sequence[GameRow]) -> dict[str, Any]:
@@ -42,7 +43,47 @@ def summarize(rows: Sequence[GameRow]) -> dict[str, Any]:
         "ms_per_game_p95": _quantile(ms, 0.95),
         "bbbv_mean": statistics.fmean(r.bbbv for r in rows) if rows else 0.0,
     }
+    out.update(study_measures(rows))
     return out
+
+
+OPENED_ENOUGH = 0.05  # "games that opened at least 5% of the board"
+
+
+def study_measures(rows: Sequence[GameRow]) -> dict[str, Any]:
+    """The studies' figures (``docs/studies.md``): the open rate among games that
+    opened at least 5% of their safe cells (and how many did), the per-turn share of
+    positions the trivial and subset rules could not advance (the probability engine
+    was needed), and the longest deduction chain one reveal set off (mean and max
+    over games).  Rows stored before these measures existed count for the open
+    rates only; the others are ``None`` when no row has them.
+
+    >>> from minesolver.bench.store import GameRow
+    >>> row = GameRow("r1", "tank", 0, 0, "9x9x10", "safe", "corner", True, 5, 1, 10, 0.01,
+    ...               71, 71, "0", '{"turns": 4, "engine_turns": 1, "chain": 3, "chain_cells": 60}')
+    >>> m = study_measures([row])
+    >>> m["engine_share"], m["chain_max"], m["open_rate_5"]
+    (0.25, 3, 1.0)
+    """
+    opened = [r.opened / r.safe_cells for r in rows if r.safe_cells]
+    enough = [x for x in opened if x >= OPENED_ENOUGH]
+    measured = [m for m in (_measures(r) for r in rows) if m is not None]
+    turns = sum(m["turns"] for m in measured)
+    chains = [m["chain"] for m in measured]
+    return {
+        "opened_5": len(enough) / len(opened) if opened else 0.0,
+        "open_rate_5": statistics.fmean(enough) if enough else 0.0,
+        "engine_share": sum(m["engine_turns"] for m in measured) / turns if turns else None,
+        "chain_mean": statistics.fmean(chains) if chains else None,
+        "chain_max": max(chains) if chains else None,
+    }
+
+
+def _measures(row: GameRow) -> dict[str, int] | None:
+    if not row.extra:
+        return None
+    data = json.loads(row.extra)
+    return data if "turns" in data else None
 
 
 def _quantile(values: list[float], q: float) -> float:

@@ -28,7 +28,7 @@ __all__ = ["density_points", "parse_densities", "plot_sweep", "sweep_table", "wr
 COLUMNS = [
     "strategy", "noise", "first_click", "no_guess", "width", "height", "mines", "density",
     "games", "wins", "win_rate", "ci_lo", "ci_hi", "needs_guess", "open_rate", "guesses_per_game",
-    "ms_per_game_mean",
+    "ms_per_game_mean", "opened_5", "open_rate_5", "engine_share", "chain_mean", "chain_max",
 ]
 
 
@@ -58,7 +58,7 @@ def parse_densities(text: str) -> list[float]:
         if not all(math.isfinite(x) for x in parts) or not 0 < start < 1 or not 0 < stop < 1:
             raise RulesError(f"densities must lie strictly between 0 and 1, got {quote(text)}")
         if step <= 0:
-            raise RulesError(f"density step must be positive, got {step:g}")
+            raise RulesError(f"density step must be positive, got {step:g} in {quote(text)}")
         count = math.floor((stop - start) / step + 1e-9) + 1
         if count > MAX_POINTS:
             raise RulesError(f"{quote(text)} makes {count} densities: at most {MAX_POINTS}")
@@ -123,6 +123,7 @@ def sweep_table(spec: RunSpec, rows: Iterable[GameRow]) -> list[dict[str, Any]]:
                     "open_rate": s["open_rate"],
                     "guesses_per_game": s["guesses_per_game"],
                     "ms_per_game_mean": s["ms_per_game_mean"],
+                    **{key: s[key] for key in COLUMNS[-5:]},
                 }
             )
     return table

@@ -9,16 +9,38 @@ of this package, one concept each (:mod:`.analyze`, :mod:`.one_game`,
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 __all__ = ["main"]
 
 
+class _Interrupted(BaseException):
+    """Ctrl-C, raised instead of ``KeyboardInterrupt`` so that no library on the way
+    (click prints a blank line for it) writes anything before the one line."""
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    if os.getpid() != _MAIN_PID:  # a forked worker: die quietly, the parent reports
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+        return
+    raise _Interrupted
+
+
+_MAIN_PID = os.getpid()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning every user error into one line."""
+    global _MAIN_PID
     try:
+        if threading.current_thread() is threading.main_thread():
+            _MAIN_PID = os.getpid()
+            signal.signal(signal.SIGINT, _on_interrupt)
         _run(argv)
-    except KeyboardInterrupt:  # also while the commands are still being imported
+    except (KeyboardInterrupt, _Interrupted):  # also while the commands are being imported
         sys.stderr.write("minesolver: interrupted\n")
         sys.exit(130)
 

@@ -16,6 +16,7 @@ from ..position import Position
 from ..serialize import advice_json, analysis_json
 from ..survey import survey
 from .base import USER_ERRORS, cli, console, message_of, one_line
+from .options import limits_option
 from .printing import print_advice, print_analysis
 
 __all__ = ["analyze_cmd", "analyze_record"]
@@ -60,6 +61,7 @@ def analyze_record(
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file, one per line.")
 @click.option("--advice/--no-advice", default=True, show_default=True,
               help="Say what to click and why; chance of a zero, dead cells, 50/50 pairs.")
+@limits_option(seconds=60.0)
 def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool) -> None:
     """Exact mine probabilities of positions in JSMinesweeper's .mine text, and the
     move minesolver's best strategy would play, with its reason and exact figures.

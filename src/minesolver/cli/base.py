@@ -12,7 +12,7 @@ from rich.console import Console
 
 from .. import __version__
 from ..bench import Store
-from ..errors import IllegalMoveError, InputError, LimitError
+from ..errors import IllegalMoveError, InputError, LimitError, shorten
 
 __all__ = ["USER_ERRORS", "cli", "console", "fail", "message_of", "one_line", "open_store"]
 
@@ -52,8 +52,12 @@ def fail(message: str) -> NoReturn:
 
 
 def one_line(message: str) -> str:
-    """``message`` on one line (newlines and runs of spaces become one space)."""
-    return " ".join(str(message).split())
+    """``message`` on one line, long words cut (:func:`~minesolver.errors.shorten`).
+
+    >>> one_line("bad seed:\\n  " + "9" * 3)
+    'bad seed: 999'
+    """
+    return shorten(message)
 
 
 def message_of(exc: BaseException) -> str:
@@ -66,7 +70,7 @@ def message_of(exc: BaseException) -> str:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror or exc}"
     if isinstance(exc, MemoryError):
-        return "out of memory: ask for a smaller board, position or run"
+        return "out of memory: ask for a smaller board, position or run, or raise --max-memory"
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply to read"
     return str(exc)

@@ -22,7 +22,7 @@ from ..bench import (
     validate,
     wilson,
 )
-from ..files import atomic_write
+from ..files import atomic_write, check_writable
 from ..formats import layout_line
 from ..play import Start
 from .base import cli, console, fail, open_store
@@ -30,6 +30,7 @@ from .options import (
     board_options,
     db_option,
     json_option,
+    limits_option,
     quiet_option,
     read_rules,
     scheduler_option,
@@ -116,6 +117,7 @@ def bench_json(data: dict[str, Any]) -> dict[str, Any]:
               help="Write the boards this run played as a layout file.")
 @json_option()
 @quiet_option()
+@limits_option(seconds=None, memory=None)
 def bench_cmd(
     rules: str,
     first_click: str,
@@ -140,6 +142,7 @@ def bench_cmd(
     --resume RUN and ends with the same figures as an uninterrupted one.
     """
     if resume is not None:
+        check_writable(dump_layouts)
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "bench":
@@ -155,6 +158,7 @@ def bench_cmd(
             layouts=str(Path(layouts).resolve()) if layouts else None,
         )
         validate(spec)  # everything is checked before the store is touched
+        check_writable(dump_layouts)
         store = open_store(db)
         run_id = store.new_run("bench", spec, __version__)
     started = time.perf_counter()

@@ -29,13 +29,21 @@ from ..variants.flags import (
     find_flags_player,
 )
 from .base import cli, console, fail, one_line, open_store
-from .options import db_option, json_option, quiet_option, seed_option, workers_option
+from .options import (
+    db_option,
+    json_option,
+    limits_option,
+    quiet_option,
+    seed_option,
+    workers_option,
+)
 from .printing import print_flags_summary
 from .progress import progress_bar
 
 __all__ = ["flags_cmd", "human_game"]
 
-JSON_KEYS = ("games", "p1_wins", "p2_wins", "p1_win_rate", "ci95")
+JSON_KEYS = ("games", "p1_wins", "p2_wins", "p1_win_rate", "ci95", "p1_boards_per_second",
+             "p2_boards_per_second")
 
 
 def _rules(text: str) -> Rules:
@@ -58,6 +66,7 @@ def _rules(text: str) -> Rules:
 @click.option("--resume", default=None, help="Continue a stored match by its run id.")
 @json_option("Print games, p1_wins, p2_wins, p1_win_rate and ci95 as JSON.")
 @quiet_option()
+@limits_option(seconds=None, memory=None)
 def flags_cmd(
     p1: str,
     p2: str,

@@ -12,7 +12,7 @@ from PIL import Image
 from rich.console import Console
 
 from ..analysis import analyze
-from ..files import atomic_write, write_bytes
+from ..files import atomic_write, check_writable, write_bytes
 from ..play import Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
@@ -22,7 +22,7 @@ from ..show.image import board_image, gif_bytes
 from ..show.terminal import board_text
 from ..strategies import STRATEGIES, find_strategy
 from .base import cli, console
-from .options import board_options, json_option, read_rules, seed_option
+from .options import board_options, json_option, limits_option, read_rules, seed_option
 from .printing import print_analysis
 
 __all__ = ["demo_cmd", "play_cmd", "strategies_cmd"]
@@ -111,6 +111,7 @@ def _fan_out(observers: list[Observer]) -> Observer:
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the play-by-play as JSON lines (minesolver review reads it).")
 @json_option()
+@limits_option(seconds=600.0)
 def play_cmd(
     rules: str,
     first_click: str,
@@ -127,6 +128,7 @@ def play_cmd(
     """Play one game with a strategy."""
     game_rules = read_rules(rules, first_click, noise, no_guess)
     chosen = find_strategy(strategy)
+    check_writable(gif, log)
     seed = new_seed() if seed is None else seed
     out = console()
     observers: list[Observer] = []
@@ -145,10 +147,10 @@ def play_cmd(
             # the board too, so `minesolver review` can judge every click of the game
             mines = cells_json(record.layout.mine_cells())
             log_handle.write(json.dumps({"result": record_json(record), "mines": mines}) + "\n")
-    if recorder is not None and gif:
-        final = board_image(record.final, None, mines=set(record.layout.mines),
-                            caption="won" if record.won else "lost")
-        write_bytes(gif, gif_bytes([*recorder.frames, final]))
+        if recorder is not None and gif:  # inside: a GIF that fails takes the log with it
+            final = board_image(record.final, None, mines=set(record.layout.mines),
+                                caption="won" if record.won else "lost")
+            write_bytes(gif, gif_bytes([*recorder.frames, final]))
     if as_json:
         click.echo(json.dumps(record_json(record)))
         return
@@ -173,6 +175,7 @@ def play_cmd(
 
 @cli.command("demo")
 @seed_option("Board seed (default: random).", default=None)
+@limits_option(seconds=600.0)
 def demo_cmd(seed: int | None) -> None:
     """Play one expert game step by step, then analyse an example position."""
     out = console()

@@ -8,12 +8,14 @@ this machine can run.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
+from ..limits import DEFAULT_MEMORY, limited, parse_size
 from ..noise import NoiseModel, parse_noise
 from ..play import Start, parse_start
 from ..rules import FIRST_CLICK_RULES, FirstClick, Rules
@@ -24,6 +26,7 @@ __all__ = [
     "db_option",
     "first_click_option",
     "json_option",
+    "limits_option",
     "no_guess_option",
     "noise_option",
     "quiet_option",
@@ -140,3 +143,44 @@ def board_options(default: str = "expert") -> Callable[[F], F]:
         rules_option(default), first_click_option(), start_option(), noise_option(),
         no_guess_option(),
     )
+
+
+def _max_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not 0.01 <= value <= 1e7:  # also refuses nan and inf
+        raise click.BadParameter(f"{value:g} is not in the range 0.01 to 10000000", ctx, param)
+    return value
+
+
+def _max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    return None if value is None or value.lower() == "none" else parse_size(value)
+
+
+def limits_option(seconds: float | None, memory: int | None = DEFAULT_MEMORY) -> Callable[[F], F]:
+    """``--max-seconds`` and ``--max-memory``: the command runs within them (as the web
+    app's sandbox does), and past either stops with one line naming the option.
+
+    Put it directly above the command's function.
+    """
+    memory_text = "none" if memory is None else f"{memory >> 20}M"
+
+    def apply(func: F) -> F:
+        @functools.wraps(func)
+        def run(*args: Any, max_seconds: float | None, max_memory: int | None,
+                **kwargs: Any) -> Any:
+            with limited(seconds=max_seconds, memory=max_memory,
+                         names=("--max-seconds", "--max-memory")):
+                return func(*args, **kwargs)
+
+        run = click.option(
+            "--max-memory", default=memory_text, show_default=True, callback=_max_memory,
+            help="Memory the command may take beyond its start, as 512M or 2G (none: no limit).",
+        )(run)
+        run = click.option(
+            "--max-seconds", type=float, default=seconds, callback=_max_seconds,
+            show_default=seconds is not None,
+            help="Stop with an error past this many seconds"
+            + ("." if seconds is not None else " (default: no limit)."),
+        )(run)
+        return run  # type: ignore[return-value]
+
+    return apply

@@ -110,6 +110,8 @@ def print_results(out: Console, data: dict[str, Any]) -> None:
             f"{s['ms_per_game_mean']:.1f}", f"{s['ms_per_game_median']:.1f}",
         )
     out.print(table)
+    for s in data["results"]:
+        out.print(study_line(s))
     for c in data["comparisons"]:
         lo, hi = c["ci95"]
         out.print(
@@ -117,6 +119,16 @@ def print_results(out: Console, data: dict[str, Any]) -> None:
             f"paired games ({c['a_only']} won only by {c['a']}, {c['b_only']} only by "
             f"{c['b']}; McNemar p = {c['p_value']:.3g})"
         )
+
+
+def study_line(s: dict[str, Any]) -> str:
+    """The studies' measures of one strategy (:func:`~minesolver.bench.summary.study_measures`)."""
+    text = (f"{s['strategy']}: {s['opened_5']:.1%} of games opened >= 5% of the board, "
+            f"open rate among them {s['open_rate_5']:.1%}")
+    if s.get("engine_share") is not None:
+        text += (f"; engine needed on {s['engine_share']:.1%} of turns; longest deduction "
+                 f"chain {s['chain_mean']:.1f} turns on average, {s['chain_max']} at most")
+    return text
 
 
 def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, Any]) -> None:
@@ -137,6 +149,10 @@ def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, A
                   f"[{lo2:.1%}, {hi2:.1%}]", f"{s['p2_mean_score']:.1f}",
                   f"{s['p2_bomb_rate']:.0%}", f"{s['p2_ms_per_game']:.0f}")
     out.print(table)
+    for seat, name in (("p1", p1), ("p2", p2)):
+        rate = s.get(f"{seat}_boards_per_second")
+        if rate is not None:
+            out.print(f"{seat} {name} sampled {rate:,.0f} boards per second of sampling")
     out.print(
         f"{s['games']} of {spec.games} games, {s['draws']} draws; p1 wins "
         f"{s['p1_win_rate_moving_first']:.1%} moving first, "

@@ -12,7 +12,7 @@ from .. import __version__
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
-from ..files import atomic_write, write_bytes
+from ..files import check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
@@ -21,6 +21,7 @@ from .bench import execute
 from .options import (
     db_option,
     json_option,
+    limits_option,
     no_guess_option,
     quiet_option,
     scheduler_option,
@@ -64,6 +65,7 @@ def _size(text: str) -> tuple[int, int]:
               show_default=True)
 @json_option("Print the table as JSON.")
 @quiet_option()
+@limits_option(seconds=None, memory=None)
 def sweep_cmd(
     size: str,
     densities: str,
@@ -86,7 +88,10 @@ def sweep_cmd(
     """Win rate, open rate and share of games needing a guess against density.
 
     Writes a CSV and a PNG plot with 95% intervals; every game is stored in --db.
+    Game j of every point has the same seed: noise models play the same layouts, and
+    first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
+    check_writable(csv_path, plot_path)
     if resume is not None:
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
@@ -100,18 +105,19 @@ def sweep_cmd(
             [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
         )
         spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
-                       games=games, seed=seed, start=start)
+                       games=games, seed=seed, start=start, extra={"paired": True})
         validate(spec)
         store = open_store(db)
         run_id = store.new_run("sweep", spec, __version__)
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     table = sweep_table(spec, store.games(run_id))
-    with atomic_write(csv_path) as handle:
-        write_csv(table, handle)
+    text = io.StringIO()
+    write_csv(table, text)
     picture = io.BytesIO()
     board = f"{spec.rules.width}x{spec.rules.height}"
     plot_sweep(table, picture, title=f"{board} boards, {spec.games} games per point")
-    write_bytes(plot_path, picture.getvalue())
+    # both files or neither: a full disk must not leave a table without its plot
+    write_files({csv_path: text.getvalue().encode("utf-8"), plot_path: picture.getvalue()})
     if as_json:
         click.echo(json.dumps({"run_id": run_id, "csv": csv_path, "plot": plot_path,
                                "points": table}))

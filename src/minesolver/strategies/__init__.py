@@ -7,7 +7,7 @@ its own, as an outside plug-in would with :func:`register`).
 'best:endgame=off'
 """
 
-from . import baselines, best, sampling, tank
+from . import baselines, best, dfs, sampling, tank
 from .base import STRATEGIES, Move, Reason, Strategy, StrategyError, find_strategy, register
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "StrategyError",
     "baselines",
     "best",
+    "dfs",
     "find_strategy",
     "register",
     "sampling",

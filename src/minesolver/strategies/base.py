@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from ..analysis import Analysis, Engine
@@ -93,6 +94,8 @@ class Strategy(ABC):
         self.known_mines: set[int] = set()  # proven mines of the current game
         self.cache = FrontCache[FrontCount]()  # front counts, kept from game to game
         self._engine: Engine | None = None  # the current game's engine
+        # a prior mine density instead of the total mine count (``tank:total=off``)
+        self.density: Fraction | None = None
 
     def new_game(self, rules: Rules, seed: int) -> None:
         """Forget the previous game; ``seed`` drives tie-breaks and sampling.
@@ -122,8 +125,10 @@ class Strategy(ABC):
             changes = [(i, MINE) for i in known if cells[i] == COVERED]
             if changes:
                 position = position.with_cells(changes)
-        if self._engine is None:
-            self._engine = Engine(position, noise=self.noise, cache=self.cache)
+        if self._engine is None or self._engine.density != self.density:
+            self._engine = Engine(
+                position, noise=self.noise, cache=self.cache, density=self.density
+            )
             analysis = self._engine.analysis
         else:
             analysis = self._engine.update(position)
@@ -132,7 +137,7 @@ class Strategy(ABC):
         return analysis
 
     @property
-    def engine(self) -> Engine:
+    def analysis_engine(self) -> Engine:
         """The engine of the position :meth:`analyze` saw last (one per game: each
         call updates it with the cells that changed)."""
         if self._engine is None:

@@ -7,8 +7,24 @@
   clue spreading the mines it still needs evenly over its covered neighbours, a
   cell's risk being the max (resp. mean) of these shares; cells away from clues
   get the mines left divided by the covered cells left.  The lowest risk is
-  opened (seeded random tie-break).  These are the baselines of the early
-  CSP-solver literature.
+  opened (seeded random tie-break).
+
+By default all three also ask the exact engine which cells are proven mines and
+never open one: stronger than the baselines of the early CSP-solver literature.
+The pure baselines of those studies switch it off (``engine=off``): their only
+knowledge is what the cheap rules prove (the trivial and subset rules; ``subset=off``
+or ``deduce=trivial`` keeps the trivial rule alone):
+
+* ``random:deduce=subset,engine=off``: deductions, then a random cell;
+* ``max-constraint:engine=off`` and ``mean-constraint:engine=off``.
+
+In noisy games the cheap rules do not hold, so without the engine these prove
+nothing and only guess.  A guess chosen without the engine is still reported with
+its exact risk (the engine is asked after the choice, never before it).
+
+>>> from minesolver.strategies import find_strategy
+>>> find_strategy("max-constraint:engine=off").engine
+False
 """
 
 from __future__ import annotations
@@ -17,11 +33,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..analysis import Analysis
+from ..analysis import Analysis, analyze
 from ..analysis.deduce import Deductions, deduce
 from ..codes import COVERED, FLAG, MINE, is_number
 from ..position import Position
-from .base import Move, Strategy, register
+from .base import Move, Strategy, StrategyError, register
 
 __all__ = ["MaxConstraint", "MeanConstraint", "RandomStrategy", "fallback_moves"]
 
@@ -36,18 +52,62 @@ def not_proven_mines(position: Position, analysis: Analysis) -> list[tuple[int, 
     return out
 
 
+DEDUCE = ("none", "trivial", "subset")
+
+
+def _check_deduce(deduce: str) -> str:
+    if deduce not in DEDUCE:
+        raise StrategyError(f"deduce must be one of {', '.join(DEDUCE)}, not {deduce!r}")
+    return deduce
+
+
+def cheap_rules(position: Position, deduce_with: str, noisy: bool) -> Deductions:
+    """What the cheap rules alone prove (``deduce_with``: none, trivial or subset);
+    nothing in noisy games, where those rules do not hold."""
+    if deduce_with == "none" or noisy:
+        return Deductions([], [])
+    return deduce(position, subset=deduce_with == "subset")
+
+
+def reported_guess(strategy: Strategy, position: Position, cell: tuple[int, int]) -> Move:
+    """A guess chosen without the exact engine (or, for ``tank:total=off``, without
+    the mine counter), reported with its exact risk: the engine is asked only after
+    the choice, so that the risks a game records mean the same for every strategy."""
+    analysis = analyze(position, soft=strategy.soft)
+    strategy.last_analysis = analysis
+    return Move(cell, reason="guess", probability=float(analysis.prob[cell]))
+
+
 @register
 class RandomStrategy(Strategy):
-    """Open a random covered cell (never a proven mine): the floor."""
+    """Open a random covered cell (never a proven mine): the floor.
+
+    ``engine=off`` stops asking the exact engine which cells are proven mines;
+    ``deduce=trivial`` (or ``subset``) first opens what those rules prove safe
+    and never opens what they prove mined.  ``random:deduce=trivial,engine=off``
+    is the studies' "deductions, then a random guess" baseline.
+    """
 
     name = "random"
     summary = "a random covered cell that is not a proven mine (the floor)"
 
+    def __init__(self, *, deduce: str = "none", engine: bool = True) -> None:
+        super().__init__()
+        self.deduce = _check_deduce(deduce)
+        self.engine = engine
+
     def moves(self, position: Position) -> list[Move]:
-        analysis = self.analyze(position)
-        self.last_analysis = analysis
-        cell = self.choice(not_proven_mines(position, analysis))
-        return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+        found = cheap_rules(position, self.deduce, self.noise is not None)
+        if found.safe:
+            return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
+        if self.engine:
+            analysis = self.analyze(position)
+            self.last_analysis = analysis
+            cell = self.choice(not_proven_mines(position, analysis))
+            return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]
+        mines = set(found.mines)
+        cell = self.choice([c for c in position.covered_cells() if c not in mines])
+        return [reported_guess(self, position, cell)]
 
 
 def _max(values: list[float]) -> float:
@@ -58,12 +118,17 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
-def cheap_first(strategy: Strategy, position: Position) -> tuple[Analysis, Deductions | Analysis]:
+def cheap_first(
+    strategy: Strategy, position: Position, *, subset: bool = True
+) -> tuple[Analysis, Deductions | Analysis]:
     """The exact analysis (kept to never open a proven mine) and what the cheap
-    rules find; in noisy games, where those rules do not hold, the analysis itself."""
+    rules find (the trivial rule, and the subset rule unless ``subset=False``); in
+    noisy games, where those rules do not hold, the analysis itself."""
     analysis = strategy.analyze(position, remember=True)
     strategy.last_analysis = analysis
-    return analysis, (deduce(position) if strategy.noise is None else analysis)
+    if strategy.noise is not None:
+        return analysis, analysis
+    return analysis, deduce(position, subset=subset)
 
 
 def lowest_guess(
@@ -81,13 +146,29 @@ def lowest_guess(
 class _ConstraintStrategy(Strategy):
     combine: Callable[[list[float]], float]
 
+    def __init__(self, *, engine: bool = True, subset: bool = True) -> None:
+        super().__init__()
+        self.engine = engine
+        self.subset = subset
+
     def moves(self, position: Position) -> list[Move]:
-        analysis, found = cheap_first(self, position)
+        if self.engine:
+            analysis, found = cheap_first(self, position, subset=self.subset)
+        else:
+            found = cheap_rules(position, "subset" if self.subset else "trivial",
+                                self.noise is not None)
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
-        risk = naive_risk(position, {r * position.width + c for r, c in found.mines}, self.combine)
-        return lowest_guess(self, analysis, not_proven_mines(position, analysis),
-                            lambda cell: float(risk[cell]))
+        w = position.width
+        known = {r * w + c for r, c in found.mines}
+        risk = naive_risk(position, known, self.combine)
+        if self.engine:
+            return lowest_guess(self, analysis, not_proven_mines(position, analysis),
+                                lambda cell: float(risk[cell]))
+        allowed = [c for c in position.covered_cells() if c[0] * w + c[1] not in known]
+        best = min(float(risk[c]) for c in allowed)
+        cell = self.choice([c for c in allowed if float(risk[c]) <= best + 1e-12])
+        return [reported_guess(self, position, cell)]
 
 
 def naive_risk(

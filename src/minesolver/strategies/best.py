@@ -45,12 +45,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 
 from ..analysis import Analysis, Engine
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
+from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
@@ -78,16 +80,16 @@ class Best(Strategy):
         self,
         *,
         endgame: bool = True,
-        endgame_layouts: int = 300,
+        endgame_layouts: Annotated[int, Range(0, 100_000)] = 300,
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,
         off_edge: bool = False,
-        cutoff: float = 0.9,
-        second: float = 0.2,
-        progress: float = 0.0,
-        depth: int = 1,
-        breadth: int = 4,
+        cutoff: Annotated[float, Range(0.0, 1.0)] = 0.9,
+        second: Annotated[float, Range(0.0, 1.0)] = 0.2,
+        progress: Annotated[float, Range(0.0, 10.0)] = 0.0,
+        depth: Annotated[int, Range(1, 4)] = 1,
+        breadth: Annotated[int, Range(1, 64)] = 4,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -126,7 +128,7 @@ class Best(Strategy):
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
-            chosen = self._lookahead(self.engine, candidates, self.depth)
+            chosen = self._lookahead(self.analysis_engine, candidates, self.depth)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])

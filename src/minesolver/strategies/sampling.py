@@ -18,9 +18,11 @@ This strategy exists to measure what estimating costs against exact counting.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Annotated
 
 from ..analysis.sampling import rejection_layouts, sample_layouts
 from ..codes import COVERED
+from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, StrategyError, register
 from .baselines import cheap_first, lowest_guess, not_proven_mines
@@ -35,7 +37,9 @@ class Sampling(Strategy):
     name = "sampling"
     summary = "deductions, else the lowest mine frequency over sampled layouts"
 
-    def __init__(self, *, method: str = "front", samples: int = 200) -> None:
+    def __init__(
+        self, *, method: str = "front", samples: Annotated[int, Range(1, 100_000)] = 200
+    ) -> None:
         super().__init__()
         if method not in ("front", "reject"):
             raise StrategyError(f"sampling method must be front or reject, not {method!r}")

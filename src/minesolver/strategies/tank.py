@@ -2,16 +2,25 @@
 
 Exact probabilities of every cell; open every certainly-safe cell; otherwise
 open the cell with the lowest mine probability (seeded random tie-break).
+
+``tank:total=off`` plays without the mine counter: the engine weighs layouts as
+if every covered cell were a mine independently with the board's starting
+density (:func:`~minesolver.analysis.analyze`'s ``density``), which is what the
+total mine count is worth to measure.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 
 from ..analysis import Analysis
 from ..codes import COVERED
 from ..position import Position
+from ..rules import Rules
 from .base import Move, Strategy, register
+from .baselines import reported_guess
 
 __all__ = ["Tank", "safest_cells"]
 
@@ -34,10 +43,21 @@ class Tank(Strategy):
     name = "tank"
     summary = "exact probabilities: every safe cell, else the lowest mine probability"
 
+    def __init__(self, *, total: bool = True) -> None:
+        super().__init__()
+        self.total = total
+
+    def new_game(self, rules: Rules, seed: int) -> None:
+        super().new_game(rules, seed)
+        if not self.total:
+            self.density = Fraction(rules.mines, rules.cells)
+
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         cell = self.choice(safest_cells(position, analysis))
+        if self.density is not None:
+            return [reported_guess(self, position, cell)]
         return [Move(cell, reason="guess", probability=float(analysis.prob[cell]))]

@@ -30,6 +30,7 @@ from starlette.middleware import Middleware
 
 from ..errors import quote
 from ..game import Game
+from ..minefield import Layout
 from ..rng import derive_seed
 from ..rules import Rules
 from ..strategies import find_strategy
@@ -51,7 +52,8 @@ class WebState:
 
     ``max_side`` caps boards (width and height); ``max_games`` and
     ``max_watches`` cap the LRU stores; ``max_playing`` caps the strategies
-    playing watched games at once; ``max_body`` caps request bodies (bytes);
+    playing one session's watched games at once, ``max_playing_total`` all sessions'
+    (so one session cannot take every slot); ``max_body`` caps request bodies (bytes);
     ``workers`` caps the analyses running at once; each runs in a child process
     that may use ``memory`` bytes and ``seconds`` seconds (``watch_seconds`` for a
     watched game).  Flags games share the ``max_games`` cap, in a store of their own;
@@ -65,6 +67,7 @@ class WebState:
         max_games: int = 256,
         max_watches: int = 32,
         max_playing: int = 2,
+        max_playing_total: int = 8,
         max_body: int = 1 << 20,
         workers: int = 2,
         memory: int = 2 << 30,
@@ -73,6 +76,7 @@ class WebState:
     ) -> None:
         self.max_side = max_side
         self.max_playing = max_playing
+        self.max_playing_total = max_playing_total
         self.max_body = max_body
         self.workers = workers
         self.games: SessionStore[PlayEntry] = SessionStore(max_games)
@@ -89,6 +93,13 @@ class WebState:
         layer = NoGuessLayer() if rules.no_guess else None
         game = Game(rules, seed=seed, lay=layer)
         entry = PlayEntry(new_id(), rules, game, seed_given=seed is not None, layer=layer)
+        self.games.put(entry.id, session, entry)
+        return entry
+
+    def new_board_game(self, session: str, layout: Layout, name: str) -> PlayEntry:
+        """Start a game for ``session`` on a given board (read from the file ``name``)."""
+        game = Game.from_layout(layout)
+        entry = PlayEntry(new_id(), game.rules, game, seed_given=False, board=name)
         self.games.put(entry.id, session, entry)
         return entry
 
@@ -125,10 +136,17 @@ class WebState:
     ) -> Watch:
         """Start a strategy playing a game in the background."""
         label = find_strategy(strategy).label  # StrategyError -> 400, before anything starts
-        playing = sum(1 for w in self.watches.values() if w.status == "running")
-        if playing >= self.max_playing:
+        yours = sum(1 for w in self.watches.values_of(session) if w.status == "running")
+        if yours >= self.max_playing:
             raise ApiError(
-                429, f"{playing} games are being played already; wait for one to finish"
+                429, f"{yours} of your watched games are being played already; "
+                "wait for one to finish"
+            )
+        playing = sum(1 for w in self.watches.values() if w.status == "running")
+        if playing >= self.max_playing_total:
+            raise ApiError(
+                429, f"{playing} watched games are being played on this server already; "
+                "wait for one to finish"
             )
         watch = Watch(new_id(), rules, label, seed=seed, start=start, limits=self.watch_limits)
         for old in self.watches.put(watch.id, session, watch):

@@ -39,6 +39,7 @@ from ..errors import (
     InputError,
     LimitError,
     MinesolverError,
+    shorten,
 )
 
 __all__ = ["EXCEPTION_HANDLERS", "STATUS", "ApiError", "error_response", "status_of"]
@@ -67,7 +68,7 @@ class ApiError(Exception):
 
 def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
     """``{"error": message, ...extra}`` with ``status``."""
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    return JSONResponse({"error": shorten(message), **extra}, status_code=status)
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:

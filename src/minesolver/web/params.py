@@ -13,11 +13,12 @@ minesolver.web.errors.ApiError: field 'row' must be an integer, got '3'
 
 from __future__ import annotations
 
-import json
 from typing import Any, get_args
 
 from starlette.requests import Request
 
+from ..formats import json_kind
+from ..formats import read_json as parse_json
 from ..rules import FirstClick, Rules
 from .errors import ApiError
 
@@ -47,11 +48,11 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
+        data = parse_json(raw)
+    except ValueError as exc:
         raise ApiError(400, f"body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ApiError(400, f"body must be a JSON object, got {type(data).__name__}")
+        raise ApiError(400, f"body must be a JSON object, got {json_kind(data)}")
     return data
 
 

@@ -25,32 +25,23 @@ server's threads are never forked.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
-from dataclasses import dataclass
 from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
 from ..errors import LimitError, MinesolverError
+from ..limits import Limits, cap
 
 __all__ = ["LimitError", "Limits", "Sandbox", "stream"]
 
 T = TypeVar("T")
 _PRELOAD = ["minesolver.web.tasks", "minesolver.web.watching"]
 _context: BaseContext | None = None
-
-
-@dataclass(frozen=True)
-class Limits:
-    """``memory``: bytes a child may allocate; ``seconds``: wall-clock time per job."""
-
-    memory: int = 2 << 30
-    seconds: float = 30.0
 
 
 def _get_context() -> BaseContext:
@@ -156,7 +147,7 @@ _SHARED_LOCK = threading.Lock()
 
 def _serve(conn: Connection, memory: int) -> None:
     """A worker's loop: run calls until the pipe closes or memory ran out."""
-    _cap(memory, None)
+    cap(memory)
     while True:
         try:
             func, args = conn.recv()
@@ -220,7 +211,7 @@ def _stream(
 def _job(
     conn: Connection, func: Callable[..., None], args: tuple[Any, ...], limits: Limits
 ) -> None:
-    _cap(limits.memory, limits.seconds)
+    cap(limits.memory, limits.seconds)
 
     def emit(item: Any) -> None:
         conn.send(("item", item))
@@ -258,24 +249,3 @@ def _unpack(kind: str, value: Any) -> Any:
     if kind == "error":
         raise value
     raise RuntimeError(f"worker failed: {value}")
-
-
-def _cap(memory: int, seconds: float | None) -> None:
-    """Cap the address space at what the process has now plus ``memory`` bytes; a job
-    also gets a CPU-time cap, so it cannot outlive its purpose if the server dies.
-    Counting runs on the Python kernels."""
-    # the compiled kernel (numba, LLVM) reserves more address space than a capped
-    # process allows and dies instead of failing; the Python kernels give the same
-    # integers, and the server's boards are small
-    os.environ["MINESOLVER_KERNELS"] = "python"
-    try:
-        import resource
-
-        with open("/proc/self/statm") as handle:
-            now = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        resource.setrlimit(resource.RLIMIT_AS, (now + memory, now + memory))
-        if seconds is not None:
-            cpu = int(seconds) + 5
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    except (ImportError, OSError, ValueError):  # not Linux: the time limit still holds
-        pass

@@ -70,6 +70,10 @@ class SessionStore(Generic[T]):
         """Every value, oldest first."""
         return [value for _, value in self._items.values()]
 
+    def values_of(self, session: str) -> list[T]:
+        """The values ``session`` owns, oldest first."""
+        return [value for owner, value in self._items.values() if owner == session]
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -111,6 +115,7 @@ class PlayEntry:
     solvers: dict[str, Strategy] = field(default_factory=dict)
     thinking: set[str] = field(default_factory=set)  # solvers busy on this game now
     layer: NoGuessLayer | None = None  # lays the board of a no-guess game
+    board: str | None = None  # the name of the board file the game was dealt from
 
     def touch(self) -> None:
         """Note a change: bump the version, start or stop the clock."""

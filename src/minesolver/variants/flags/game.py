@@ -215,7 +215,7 @@ class FlagsGame:
                 f"Minesweeper Flags is played with exact clues, not {rules.noise}"
             )
         if rules.mines < 1:
-            raise FlagsSetupError("Minesweeper Flags needs at least one mine")
+            raise FlagsSetupError(f"Minesweeper Flags needs at least one mine, not {rules}")
         if first not in (0, 1):
             raise FlagsSetupError(f"the first player is seat 0 or 1, got {first!r}")
         self.rules = rules.with_first_click("none")  # mines are laid before any click

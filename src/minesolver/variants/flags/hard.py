@@ -37,6 +37,7 @@ is in ``docs/benchmarks.md``):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from ...analysis import Analysis, Engine, analyze
 from ...analysis.sampling import sample_layouts
 from ...codes import COVERED, FLAG
 from ...minefield import HIDDEN, OPEN, Layout
+from ...options import Range
 from ...position import Position
 from .endgame import best_flags_move
 from .game import FlagsMove, FlagsView, bomb_square
@@ -91,11 +93,11 @@ class Hard(FlagsPlayer):
         careful: bool = True,
         passes: bool = True,
         bomb: bool = True,
-        endgame: int = 40,
-        threshold: float = 1.0,
-        candidates: int = 4,
-        zero_samples: int = 3,
-        bomb_min: float = 4.0,
+        endgame: Annotated[int, Range(0, 100_000)] = 40,
+        threshold: Annotated[float, Range(0.0, 1.0)] = 1.0,
+        candidates: Annotated[int, Range(1, 64)] = 4,
+        zero_samples: Annotated[int, Range(1, 1000)] = 3,
+        bomb_min: Annotated[float, Range(0.0, 64.0)] = 4.0,
     ) -> None:
         super().__init__()
         self.careful = careful

@@ -21,15 +21,17 @@ choices come from a generator reseeded by :meth:`FlagsPlayer.new_game`.
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections import Counter
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
 import numpy as np
 
 from ...analysis import Analysis, analyze
 from ...analysis.sampling import rejection_layouts
 from ...codes import COVERED, FLAG, MINE, is_number
+from ...options import Range
 from ...position import Position
 from ...registry import Registry
 from ...rng import SplitMix64
@@ -68,6 +70,11 @@ class FlagsPlayer(ABC):
     def pick(self, items: list[tuple[int, int]]) -> tuple[int, int]:
         """A seeded uniform pick, for tie-breaks."""
         return items[self.rng.below(len(items))]
+
+    def work(self) -> dict[str, float]:
+        """What the player did this game beyond its moves, for the store (``mc``: the
+        boards it sampled and the seconds sampling took); empty by default."""
+        return {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -127,7 +134,12 @@ class MonteCarlo(FlagsPlayer):
     name = "mc"
     summary = "classic Monte Carlo: sampled consistent boards, the cell most often a mine"
 
-    def __init__(self, *, samples: int = 100, tries: int = 1000) -> None:
+    def __init__(
+        self,
+        *,
+        samples: Annotated[int, Range(1, 100_000)] = 100,
+        tries: Annotated[int, Range(1, 1_000_000)] = 1000,
+    ) -> None:
         super().__init__()
         if samples < 1 or tries < 1:
             raise FlagsSetupError(
@@ -135,10 +147,32 @@ class MonteCarlo(FlagsPlayer):
             )
         self.samples = samples
         self.tries = tries
+        self.boards = 0  # boards proposed this game
+        self.sampling = 0.0  # seconds spent proposing them
+
+    def new_game(self, seed: int) -> None:
+        super().new_game(seed)
+        self.boards = 0
+        self.sampling = 0.0
+
+    def work(self) -> dict[str, float]:
+        """Boards sampled (proposed, kept or not) this game and the seconds it took.
+
+        >>> from minesolver.variants.flags import FlagsGame
+        >>> player = find_flags_player("mc:tries=20")
+        >>> player.new_game(seed=1)
+        >>> _ = player.choose(FlagsGame(seed=5).view())
+        >>> player.work()["boards"]
+        20
+        """
+        return {"boards": self.boards, "sampling_seconds": self.sampling}
 
     def choose(self, view: FlagsView) -> FlagsMove:
         position = view.position
-        layouts, _ = rejection_layouts(position, self.tries, self.rng, want=self.samples)
+        start = time.perf_counter()
+        layouts, used = rejection_layouts(position, self.tries, self.rng, want=self.samples)
+        self.sampling += time.perf_counter() - start
+        self.boards += used
         covered = [i for i, code in enumerate(position.cells) if code == COVERED]
         if layouts:
             hits = Counter(c for layout in layouts for c in layout)

@@ -2,7 +2,9 @@
 // beside the probabilities, docs/web.md), a second overlay "chance of a zero", the
 // dead cells and 50/50 pairs, a "no-guess board" switch and an "Analyse this position"
 // link in Play.  Everything is drawn from the JSON of POST /api/analyse.
-"use strict";
+import { $, pct, at } from "./util.js";
+import { analyse } from "./analyse.js";
+import { play } from "./play.js";
 
 // A transparent canvas over a BoardView: rings and marks drawn on top of the board,
 // redrawn whenever the board redraws (zoom, resize, new data).
@@ -17,7 +19,7 @@ class BoardOverlay {
     this.ctx = this.canvas.getContext("2d");
     this.marks = null;
     const draw = board.draw.bind(board);
-    board.draw = () => { draw(); this.draw(); };
+    board.draw = (...args) => { draw(...args); this.draw(); };
   }
 
   // marks: {width, height, zero (rows of chances, painted blue over the covered cells
@@ -33,14 +35,19 @@ class BoardOverlay {
     const src = this.board.canvas;
     const cs = Number(src.dataset.cell || 0);
     const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = src.width;
-    this.canvas.height = src.height;
-    this.canvas.style.width = src.style.width;
-    this.canvas.style.height = src.style.height;
+    if (this.canvas.width !== src.width || this.canvas.height !== src.height) {
+      this.canvas.width = src.width;  // resizing a canvas is slow on big boards: only when needed
+      this.canvas.height = src.height;
+      this.canvas.style.width = src.style.width;
+      this.canvas.style.height = src.style.height;
+    }
     const ctx = this.ctx;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (this.empty && !m) return;  // nothing drawn, nothing to draw
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const v = this.board.view;
+    this.empty = !m;
     if (!m || !cs || !v || v.position.width !== m.width || v.position.height !== m.height) return;
     if (m.zero) this._zero(m.zero, v.position.rows, new Set((m.mines || []).map(([r, c]) => `${r},${c}`)), cs);
     for (const link of m.links || []) this._link(link, cs);
@@ -227,5 +234,4 @@ const advice = {
   },
 };
 
-window.BoardOverlay = BoardOverlay;
-window.adviceMarks = adviceMarks;
+export { advice, BoardOverlay, adviceMarks, ADVICE_COLOUR };

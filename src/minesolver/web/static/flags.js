@@ -2,8 +2,8 @@
 // /api/flags (docs/web.md).  The server plays the AI's moves before it answers;
 // the page then shows the turns of the answer one at a time, rebuilding each
 // intermediate board from the final one (numbers never change once shown).
-// Uses $, api, showError and META from app.js.
-"use strict";
+import { $, api, showError, META } from "./util.js";
+import { BoardView } from "./board.js";
 
 const FLAG_COLOURS = [
   { fill: "#c9d8ff", flag: "#1046c8" },  // seat 0: you
@@ -239,4 +239,4 @@ function turnText(turn) {
   return `${turn.text} → ${found}`;
 }
 
-window.flags = flags;
+export { flags };

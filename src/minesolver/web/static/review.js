@@ -2,7 +2,9 @@
 // POST /api/review (docs/web.md).  Step through the clicks; each shows the position the
 // player saw, the click, its judgement, and (from POST /api/analyse) the probabilities
 // and the advice there.
-"use strict";
+import { $, api, showError, pct, at, currentMode } from "./util.js";
+import { BoardView } from "./board.js";
+import { BoardOverlay, adviceMarks, ADVICE_COLOUR } from "./advice.js";
 
 const REVIEW_CLICK = "#000";
 
@@ -164,3 +166,5 @@ const review = {
     } catch (err) { if (ticket === this.pending) showError(err); }
   },
 };
+
+export { review };

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import InconsistentPositionError, InputError, LimitError
+from ...formats import json_kind
 from ...position import Position
 from ...serialize import position_json
 from ..errors import ApiError, error_response
@@ -39,7 +40,7 @@ async def read_position(request: Request, max_side: int) -> Position:
     else:
         text = _text_of(await read_json(request), max_side)
     header = text.lstrip().split("\n", 1)[0].lower().replace("×", "x").split("x")
-    if len(header) == 3 and all(part.strip().isdecimal() for part in header[:2]):
+    if len(header) == 3 and all(part.strip().isdecimal() and len(part) < 10 for part in header[:2]):
         check_size(int(header[0]), int(header[1]), max_side)  # before reading every row
     position = Position.from_text(text)  # PositionError -> 400
     check_size(position.width, position.height, max_side)
@@ -50,7 +51,7 @@ def _text_of(body: dict[str, Any], max_side: int) -> str:
     if "text" in body:
         text = body["text"]
         if not isinstance(text, str):
-            raise ApiError(400, f"field 'text' must be a string, got {type(text).__name__}")
+            raise ApiError(400, f"field 'text' must be a string, got {json_kind(text)}")
         return text
     grid = body.get("position")
     if not isinstance(grid, dict):

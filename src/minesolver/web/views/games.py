@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from ...codes import COVERED, FLAG
 from ...errors import GameOverError
+from ...formats import read_mbf, write_mbf
 from ...noguess import no_guess_layout
 from ...position import Position
 from ...rng import new_seed
@@ -24,7 +25,7 @@ from ...serialize import cells_json, move_json, position_json
 from ...strategies import Move, Strategy, find_strategy
 from ..errors import ApiError
 from ..middleware import session_of
-from ..params import read_cell, read_json, read_rules, read_seed, read_str
+from ..params import check_size, read_body, read_cell, read_json, read_rules, read_seed, read_str
 from ..state import PlayEntry
 from ..tasks import analysis_of, solver_moves
 from .base import web_of
@@ -58,10 +59,12 @@ def game_json(entry: PlayEntry) -> dict[str, Any]:
         "status": game.status,
         "version": entry.version,
         "position": position_json(position),
-        "mines_left": position.mines_left,
+        # a won game has found every mine, flagged or not
+        "mines_left": 0 if game.status == "won" else position.mines_left,
         "clicks": game.clicks,
         "elapsed": entry.elapsed,
-        "seed": str(game.seed) if over or entry.seed_given else None,
+        "board": entry.board,
+        "seed": None if entry.board else str(game.seed) if over or entry.seed_given else None,
         "exploded": list(game.exploded) if game.exploded else None,
         "mines": None,
         "wrong_flags": None,
@@ -91,6 +94,33 @@ async def create(request: Request) -> Response:
     rules = read_rules(body, max_side=web.max_side)
     entry = web.new_game(session_of(request), rules, read_seed(body))
     return JSONResponse({"game": game_json(entry)}, status_code=201)
+
+
+async def from_board(request: Request) -> Response:
+    """``POST /api/games/board?name=...``: a new game on the board of an MBF file (the body);
+    the first click gets no protection, as in the programs that write MBF."""
+    web = web_of(request)
+    name = request.query_params.get("name", "board.mbf")[:80]
+    layout = read_mbf(await read_body(request))  # FormatError -> 400
+    check_size(layout.width, layout.height, web.max_side)
+    entry = web.new_board_game(session_of(request), layout, name)
+    return JSONResponse({"game": game_json(entry)}, status_code=201)
+
+
+async def board_file(request: Request) -> Response:
+    """``GET /api/games/{id}/board.mbf``: a finished game's board as an MBF file."""
+    entry = _entry(request)
+    game = entry.game
+    if not game.is_over or game.layout is None:
+        raise ApiError(409, f"the board is secret until the game is over (it is {game.status})")
+    if max(entry.rules.width, entry.rules.height) > 255:
+        raise ApiError(422, f"MBF holds boards up to 255x255, not {entry.rules}")
+    name = entry.board or f"minesolver-{entry.rules}-{game.seed}.mbf"
+    return Response(
+        write_mbf(game.layout),
+        media_type="application/octet-stream",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
 
 
 def _entry(request: Request) -> PlayEntry:
@@ -221,7 +251,9 @@ def _apply(entry: PlayEntry, moves: list[Move]) -> list[tuple[int, int]]:
 
 ROUTES = [
     Route("/api/games", create, methods=["POST"]),
+    Route("/api/games/board", from_board, methods=["POST"]),
     Route("/api/games/{id}", show, methods=["GET"]),
+    Route("/api/games/{id}/board.mbf", board_file, methods=["GET"]),
     Route("/api/games/{id}/moves", move, methods=["POST"]),
     Route("/api/games/{id}/hint", hint, methods=["GET"]),
     Route("/api/games/{id}/solve", solve, methods=["POST"]),

@@ -1,0 +1,117 @@
+"""What the study scripts share: runs found again in the store, progress, the machine.
+
+Every study plays its games as stored runs (``minesolver.bench``).  A run is looked
+up by its exact spec, so running a study again resumes its runs where they stopped
+(or only reads them when they are complete) instead of starting new ones.
+Progress goes to stderr, one line every few seconds; figures go to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from minesolver import __version__
+from minesolver.bench import RunSpec, Store, pending_jobs, run_jobs, run_results
+from minesolver.bench.store import GameRow
+from minesolver.bench.sweep import sweep_table
+from minesolver.files import atomic_write
+
+__all__ = [
+    "Progress", "find_run", "load_json", "machine", "pct", "play", "results", "save_json",
+    "sweep_rows", "table",
+]
+
+
+class Progress:
+    """A line on stderr every ``every`` seconds: games done, rate, time left."""
+
+    def __init__(self, label: str, total: int, done: int, every: float = 10.0) -> None:
+        self.label, self.total, self.done, self.every = label, total, done, every
+        self.start = self.last = time.monotonic()
+        self.first = done
+
+    def tick(self, count: int = 1) -> None:
+        self.done += count
+        now = time.monotonic()
+        if now - self.last >= self.every or self.done == self.total:
+            self.last = now
+            rate = (self.done - self.first) / max(now - self.start, 1e-9)
+            left = (self.total - self.done) / rate if rate else float("inf")
+            print(f"[{self.label}] {self.done}/{self.total} games, {now - self.start:.0f} s, "
+                  f"about {left:.0f} s left", file=sys.stderr, flush=True)
+
+
+def find_run(store: Store, kind: str, spec: RunSpec) -> str:
+    """The stored run of this kind with exactly this spec, or a new one."""
+    wanted = spec.to_json()
+    for run_id, stored_kind, _, stored in store.runs():
+        if stored_kind == kind and stored.to_json() == wanted:
+            return run_id
+    return store.new_run(kind, spec, __version__)
+
+
+def play(store: Store, kind: str, spec: RunSpec, *, workers: int, label: str) -> str:
+    """Play what is missing of the run ``spec`` (resuming it) and return its id."""
+    run_id = find_run(store, kind, spec)
+    done = {(r.strategy, r.game_index) for r in store.games(run_id)}
+    jobs = pending_jobs(spec, done)
+    total = spec.total_games * len(spec.strategies)
+    progress = Progress(label, total, total - len(jobs))
+    if jobs:
+
+        def on_game(_: GameRow) -> None:
+            progress.tick()
+
+        run_jobs(spec, run_id, store, jobs, workers=workers, on_game=on_game)
+    return run_id
+
+
+def results(store: Store, run_id: str, spec: RunSpec) -> dict[str, dict[str, Any]]:
+    """Each strategy's summary of a bench run, by strategy name."""
+    return {s["strategy"]: s for s in run_results(store, run_id, spec)["results"]}
+
+
+def sweep_rows(store: Store, run_id: str, spec: RunSpec) -> list[dict[str, Any]]:
+    """The sweep table of a run (one row per strategy and point)."""
+    return sweep_table(spec, store.games(run_id))
+
+
+def machine() -> str:
+    """Date, CPUs, Python and the load average, for the record of every figure."""
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; "
+            f"Python {platform.python_version()}; load average {load}; minesolver {__version__}")
+
+
+def save_json(path: str | Path, data: object) -> None:
+    """Write ``data`` as JSON, whole or not at all."""
+    with atomic_write(path) as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+
+
+def load_json(path: str | Path) -> Any:
+    """What :func:`save_json` wrote, or ``None`` when there is no such file."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """``0.1234`` -> ``12.3%`` (``None`` -> ``-``)."""
+    return "-" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A Markdown table (what docs/studies.md shows)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""Study 2, the parallel tank solver in Haskell: seconds per seeded expert board at 1, 2, 4
+and 8 workers.
+
+Published: a tank solver in Haskell timed per seeded expert board at 1/2/4/8 cores.
+
+Ours: ``tank`` plays the same seeded expert boards (safe first click in the corner) once per
+worker count, as separate stored runs; the figure is wall seconds per board over the games
+played in one session, and the speed-up against one worker.  This machine has the number of
+CPUs the header says: worker counts above it share those cores.
+
+    python benchmarks/studies/haskell_tank.py [--games 500 --seed 7]
+
+Resumable: each worker count is a stored run; a finished one is only read again (its time
+kept in --times), an interrupted one is completed and timed over the games left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from common import find_run, load_json, machine, play, save_json, table
+
+from minesolver.bench import RunSpec, Store
+from minesolver.rules import EXPERT
+
+WORKERS = (1, 2, 4, 8)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", default="studies.sqlite")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--times", default="haskell_times.json",
+                        help="wall times of finished worker counts")
+    args = parser.parse_args()
+    print(f"# Haskell tank study ({machine()})")
+    times = load_json(args.times) or {}
+    rows = []
+    with Store(args.db) as store:
+        for workers in WORKERS:
+            spec = RunSpec(points=(EXPERT,), strategies=("tank",), games=args.games,
+                           seed=args.seed, start="corner", extra={"workers": workers})
+            before = sum(1 for _ in store.games(find_run(store, "bench", spec)))
+            start = time.perf_counter()
+            run_id = play(store, "bench", spec, workers=workers, label=f"{workers} workers")
+            wall = time.perf_counter() - start
+            played = args.games - before
+            key = f"{args.games}:{args.seed}:{workers}"
+            if played:
+                times[key] = {"seconds_per_board": wall / played, "boards": played}
+                save_json(args.times, times)
+            if key not in times:
+                raise SystemExit(f"no timing stored for {workers} workers: delete run {run_id} "
+                                 f"from {args.db} or use another --seed")
+            games = list(store.games(run_id))
+            wins = sum(g.won for g in games)
+            cpu = sum(g.seconds for g in games) / len(games)
+            rows.append((workers, times[key]["seconds_per_board"], cpu, wins / len(games)))
+    base = rows[0][1]
+    print(f"\nexpert 30x16/99, tank, {args.games} seeded boards (seed {args.seed})\n")
+    print(table(["workers", "wall s per board", "speed-up", "s per game in a worker",
+                 "win rate"],
+                [[w, f"{s:.4f}", f"{base / s:.2f}x", f"{c:.4f}", f"{100 * r:.1f}%"]
+                 for w, s, c, r in rows]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Study 1, the OpenMP CSP solver: thread scaling of one big board, and the reuse of
+solutions between successive positions of one game.
+
+Published: a CSP solver in C with OpenMP, reusing earlier solutions incrementally, timed at
+several thread counts on one large board.
+
+Ours: one seeded game of ``tank`` on a big board (default 100x100, 20% mines, opening first
+click); every position it met is analysed again (a) cold, a new engine (and cache) for
+each call, and (b) in game order by one engine updated move by move, which is how a game
+reuses the fronts that did not change.  Thread scaling needs the engine to count in
+parallel: when ``analyze`` takes a ``workers`` option the positions are timed at 1/2/4/8
+workers; when it does not, the script says so and times one thread only.
+
+    python benchmarks/studies/openmp_threads.py [--size 100x100 --density 0.2 --seed 3]
+
+The played game is stored in --db (a one-game bench run), so the positions are found again
+and replayed identically on the next run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import statistics
+import sys
+import time
+
+from common import machine, play, save_json, table
+
+from minesolver.analysis import Engine, analyze
+from minesolver.bench import RunSpec, Store
+from minesolver.play import play_game
+from minesolver.position import Position
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+
+WORKERS = (1, 2, 4, 8)
+
+
+def positions_of(rules: Rules, seed: int) -> list[Position]:
+    """Every position the seeded game showed ``tank`` (the store's game, replayed)."""
+    seen: list[Position] = []
+    play_game(rules, find_strategy("tank"), seed=seed, start="center",
+              observer=lambda step: seen.append(step.position) if step.index else None)
+    return seen
+
+
+def timed(positions: list[Position], *, cold: bool, **options: int) -> list[float]:
+    """Cold: ``analyze`` (a new engine, an empty cache) per position.  Warm: one
+    :class:`~minesolver.analysis.Engine` updated position after position, in game order."""
+    times = []
+    engine: Engine | None = None
+    for position in positions:
+        start = time.perf_counter()
+        if cold:
+            analyze(position, **options)  # type: ignore[arg-type]
+        elif engine is None:
+            engine = Engine(position)
+            _ = engine.analysis
+        else:
+            engine.update(position)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", default="studies.sqlite")
+    parser.add_argument("--size", default="100x100")
+    parser.add_argument("--density", type=float, default=0.2)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3, help="timings per mode (best kept)")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    width, height = (int(x) for x in args.size.split("x"))
+    rules = Rules(width, height, round(args.density * width * height), first_click="opening")
+    print(f"# OpenMP study ({machine()})")
+    spec = RunSpec(points=(rules,), strategies=("tank",), games=1, seed=args.seed,
+                   start="center")
+    with Store(args.db) as store:
+        run_id = play(store, "bench", spec, workers=1, label="big board")
+        (row,) = list(store.games(run_id))
+    positions = positions_of(rules, row.seed)
+    print(f"\n{rules}, opening first click in the centre, seed {args.seed} (run {run_id}): "
+          f"{len(positions)} positions, game {'won' if row.won else 'lost'}\n")
+    parallel = "workers" in inspect.signature(analyze).parameters
+    modes: list[tuple[str, bool, dict[str, int]]] = []
+    for w in WORKERS if parallel else (1,):
+        options = {"workers": w} if parallel else {}
+        modes.append((f"cold, {w} worker{'s' if w > 1 else ''}", True, options))
+        modes.append((f"cache kept, {w} worker{'s' if w > 1 else ''}", False, options))
+    figures = {}
+    rows = []
+    for label, cold, options in modes:
+        best = min((timed(positions, cold=cold, **options) for _ in range(args.repeat)),
+                   key=sum)
+        figures[label] = {"total_s": sum(best), "median_ms": 1000 * statistics.median(best),
+                          "max_ms": 1000 * max(best)}
+        rows.append([label, f"{sum(best):.2f}", f"{1000 * statistics.median(best):.1f}",
+                     f"{1000 * max(best):.0f}"])
+        print(f"[timing] {label} done", file=sys.stderr, flush=True)
+    print(table(["engine", "all positions (s)", "median per position (ms)", "max (ms)"],
+                rows))
+    if not parallel:
+        print("\nParallel counting has not landed in this engine (analyze takes no "
+              "'workers' option): the thread-scaling figures cannot be measured yet; the "
+              "table shows one thread.")
+    if args.json:
+        save_json(args.json, {"run_id": run_id, "positions": len(positions),
+                              "parallel": parallel, "figures": figures})
+
+
+if __name__ == "__main__":
+    main()
