@@ -28,7 +28,6 @@ from pathlib import Path
 
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
-from minesolver.analysis.engine import clear_cache
 from minesolver.codes import COVERED
 from minesolver.rng import SplitMix64, derive_seed
 
@@ -43,11 +42,12 @@ DEFAULT_FIXTURES = os.environ.get(
 
 
 def best_time(position: Position, repeat: int) -> tuple[float, Analysis]:
-    """Fastest of ``repeat`` runs of ``analyze`` (seconds) and the last analysis."""
+    """Fastest of ``repeat`` runs of ``analyze`` (seconds) and the last analysis.
+
+    Every run is cold: ``analyze`` builds a new engine, with an empty cache."""
     best = float("inf")
     analysis = None
     for _ in range(repeat):
-        clear_cache()  # time the engine cold: no front counts from earlier calls
         start = time.perf_counter()
         analysis = analyze(position)
         best = min(best, time.perf_counter() - start)
@@ -190,25 +190,81 @@ def frontier(position: Position) -> int:
 # ---------------------------------------------------------------------- report
 
 
-def fixture_table(folder: Path, repeat: int) -> dict[str, list[float]]:
+def toollib_board(position: Position) -> list[list[int]]:
+    """The position in ms-toollib's codes: numbers as they are, 10 covered, 11 flagged."""
+    w = position.width
+    out = []
+    for r in range(position.height):
+        row = []
+        for code in position.cells[r * w : (r + 1) * w]:
+            row.append(code if code <= 8 else 10 if code == COVERED else 11)
+        out.append(row)
+    return out
+
+
+def toollib_time(position: Position, repeat: int) -> float | None:
+    """Fastest of ``repeat`` runs of ms-toollib's ``cal_probability_onboard`` (seconds),
+    ``None`` when it fails on the position (it gives up on some)."""
+    import ms_toollib
+
+    board = toollib_board(position)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        try:
+            ms_toollib.cal_probability_onboard(board, float(position.mines))
+        except BaseException:  # a Rust panic surfaces as a BaseException
+            return None
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def have_toollib() -> bool:
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def fixture_table(
+    folder: Path, repeat: int, versus: bool
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Per class, our times and (``versus``) ms-toollib's on the same positions, timed
+    one after the other position by position, so both see the same machine load."""
     manifest = [
         json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines() if line
     ]
     times: dict[str, list[float]] = {}
+    theirs: dict[str, list[float]] = {}
     for entry in manifest:
         position = Position.from_text((folder / f"{entry['id']}.mine").read_text())
         seconds, _ = best_time(position, repeat)
         times.setdefault(entry["class"], []).append(seconds)
+        if versus:
+            other = toollib_time(position, repeat)
+            if other is not None:
+                theirs.setdefault(entry["class"], []).append(other)
     print(f"Fixtures ({folder}), best of {repeat} per position, ms")
-    print(f"{'class':<14}{'n':>4}{'median':>10}{'p95':>10}{'max':>10}")
+    head = f"{'class':<14}{'n':>4}{'median':>10}{'p95':>10}{'max':>10}"
+    if versus:
+        head += f"{'toollib n':>11}{'median':>10}{'p95':>10}{'max':>10}"
+    print(head)
     for name in sorted(times, key=lambda c: CLASSES.index(c) if c in CLASSES else 99):
         ms = [t * 1000 for t in times[name]]
-        print(
+        line = (
             f"{name:<14}{len(ms):>4}{statistics.median(ms):>10.2f}"
             f"{percentile(ms, 95):>10.2f}{max(ms):>10.2f}"
         )
+        if versus and theirs.get(name):
+            other = [t * 1000 for t in theirs[name]]
+            line += (
+                f"{len(other):>11}{statistics.median(other):>10.2f}"
+                f"{percentile(other, 95):>10.2f}{max(other):>10.2f}"
+            )
+        print(line)
     print()
-    return times
+    return times, theirs
 
 
 def generated_table(
@@ -245,13 +301,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fixtures", type=Path, default=Path(DEFAULT_FIXTURES), help="fixture positions folder"
     )
+    parser.add_argument(
+        "--no-toollib", action="store_true", help="do not time ms-toollib even if installed"
+    )
+    parser.add_argument(
+        "--fixtures-only", action="store_true", help="only the fixture table (and its targets)"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     sys.set_int_max_str_digits(0)
     seed = args.seed
 
-    times = fixture_table(args.fixtures, args.repeat)
+    versus = have_toollib() and not args.no_toollib
+    times, theirs = fixture_table(args.fixtures, args.repeat, versus)
+    print("Targets")
+    for name in CLASSES:
+        if times.get(name) and theirs.get(name):
+            ours = [t * 1000 for t in times[name]]
+            other = [t * 1000 for t in theirs[name]]
+            for label, f in (("median", statistics.median), ("p95", lambda v: percentile(v, 95))):
+                a, b = f(ours), f(other)
+                verdict(f"{name} {label} no slower than ms-toollib", a <= b,
+                        f"{a:.2f} vs {b:.2f} ms ({b / a:.2f}x)")
+    if args.fixtures_only:
+        return 0
     fronts = generated_table(
         "Long fronts (generated), best of repeats",
         [

@@ -5,9 +5,9 @@ Published: a CSP solver in C with OpenMP, reusing earlier solutions incrementall
 several thread counts on one large board.
 
 Ours: one seeded game of ``tank`` on a big board (default 100x100, 20% mines, opening first
-click); every position it met is analysed again (a) cold, the engine's cache of front counts
-cleared before each call, and (b) in game order with the cache kept, which is how a game
-reuses the counts of fronts that did not change.  Thread scaling needs the engine to count in
+click); every position it met is analysed again (a) cold, a new engine (and cache) for
+each call, and (b) in game order by one engine updated move by move, which is how a game
+reuses the fronts that did not change.  Thread scaling needs the engine to count in
 parallel: when ``analyze`` takes a ``workers`` option the positions are timed at 1/2/4/8
 workers; when it does not, the script says so and times one thread only.
 
@@ -27,8 +27,7 @@ import time
 
 from common import machine, play, save_json, table
 
-from minesolver.analysis import analyze
-from minesolver.analysis.engine import clear_cache
+from minesolver.analysis import Engine, analyze
 from minesolver.bench import RunSpec, Store
 from minesolver.play import play_game
 from minesolver.position import Position
@@ -47,13 +46,19 @@ def positions_of(rules: Rules, seed: int) -> list[Position]:
 
 
 def timed(positions: list[Position], *, cold: bool, **options: int) -> list[float]:
+    """Cold: ``analyze`` (a new engine, an empty cache) per position.  Warm: one
+    :class:`~minesolver.analysis.Engine` updated position after position, in game order."""
     times = []
-    clear_cache()
+    engine: Engine | None = None
     for position in positions:
-        if cold:
-            clear_cache()
         start = time.perf_counter()
-        analyze(position, **options)  # type: ignore[arg-type]
+        if cold:
+            analyze(position, **options)  # type: ignore[arg-type]
+        elif engine is None:
+            engine = Engine(position)
+            _ = engine.analysis
+        else:
+            engine.update(position)
         times.append(time.perf_counter() - start)
     return times
 

@@ -84,7 +84,14 @@ def cap(memory: int | None, seconds: float | None = None) -> tuple[int, int] | N
     and (``seconds``) its CPU time, so it cannot outlive its purpose if its parent
     dies.  Only soft limits are lowered, so :func:`uncap` can undo the first with
     the limits this returns.  Does nothing where the platform cannot (not Linux):
-    the time limit still holds through :func:`deadline` or the parent."""
+    the time limit still holds through :func:`deadline` or the parent.
+
+    A memory cap also switches counting to the Python kernels for the rest of the
+    process: the compiled kernel (numba, LLVM) reserves more address space than a
+    capped process allows and dies instead of failing; the Python kernels give the
+    same integers."""
+    if memory is not None:
+        os.environ["MINESOLVER_KERNELS"] = "python"
     try:
         import resource
 

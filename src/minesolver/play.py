@@ -21,7 +21,7 @@ from typing import Literal
 
 from .analysis import Analysis
 from .analysis.deduce import deduce
-from .errors import OffBoardError, quote
+from .errors import EngineLimitError, OffBoardError, quote
 from .game import Game, Layer
 from .minefield import Layout
 from .noguess import no_guess_layout
@@ -29,6 +29,7 @@ from .position import Position
 from .rng import derive_seed
 from .rules import Rules, RulesError
 from .strategies import Move, Strategy
+from .strategies.baselines import fallback_moves
 
 __all__ = [
     "GameRecord",
@@ -129,6 +130,9 @@ class GameRecord:
     engine_turns: int = 0  # of which the cheap rules proved no cell safe
     chain: int = 0  # most deduction turns in a row after one reveal (see measures)
     chain_cells: int = 0  # safe cells those turns opened
+    # turns the exact engine could not count (EngineLimitError): the moves came from
+    # strategies.baselines.fallback_moves instead
+    engine_limits: int = 0
 
     def measures(self) -> dict[str, int]:
         """The figures a stored game keeps beyond its columns (``docs/studies.md``):
@@ -180,6 +184,7 @@ def play_game(
     opened = game.reveal(*first)
     guesses = 1 if rules.first_click == "none" else 0
     risks: list[float] = []
+    engine_limits = 0
     if observer is not None:
         observer(Step(0, before, [Move(first, reason="first")], None, opened))
     step = 0
@@ -193,7 +198,11 @@ def play_game(
         # noisy numbers defeat the cheap rules: every turn needs the engine
         engine_turns += rules.noise is not None or not deduce(position).safe
         measuring += time.perf_counter() - t1
-        moves = strategy.moves(position)
+        try:
+            moves = strategy.moves(position)
+        except EngineLimitError:
+            moves = fallback_moves(strategy, position)
+            engine_limits += 1
         if not moves:
             raise RuntimeError(f"{strategy.name} returned no move")
         opened = []
@@ -244,4 +253,5 @@ def play_game(
         engine_turns=engine_turns,
         chain=chain,
         chain_cells=chain_cells,
+        engine_limits=engine_limits,
     )

@@ -346,6 +346,7 @@ def record_json(record: GameRecord) -> dict[str, Any]:
         "seconds": record.seconds,
         "opened": record.opened,
         "safe_cells": record.safe_cells,
+        "engine_limits": record.engine_limits,
     }
 
 

@@ -123,17 +123,14 @@ def min_probability(analysis: Analysis) -> Fraction | None:
     Fraction(1, 3)
     """
     best: Fraction | None = None
-    seen: set[int] = set()
+    seen: set[tuple[int, int]] = set()
     for i, code in enumerate(analysis.position.cells):
         if code != COVERED:
             continue
-        group = analysis.group_of(i)
-        if group in seen:
-            continue
-        seen.add(group)
         num, den = analysis.exact(i)
-        if num == den:
+        if num == den or (num, den) in seen:
             continue
+        seen.add((num, den))
         p = Fraction(num, den)
         if best is None or p < best:
             best = p

@@ -76,6 +76,7 @@ def test_a_game_is_play_game_with_the_same_seed(first_click, strategy):
         "seed": 77, "start": [4, 4], "won": record.won, "clicks": record.clicks,
         "guesses": record.guesses, "bbbv": record.bbbv, "opened": record.opened,
         "safe_cells": 54, "exploded": list(record.exploded) if record.exploded else None,
+        "engine_limits": record.engine_limits,
     }
     assert (data["exploded"] is None) == record.won
 

@@ -34,7 +34,7 @@ ANALYSIS_KEYS = {"prob", "safe", "mine", "solutions", "fronts", "seconds"}
 MOVE_KEYS = {"cell", "action", "reason", "probability", "win_chance", "text"}
 RECORD_KEYS = {
     "rules", "first_click", "noise", "no_guess", "strategy", "seed", "start", "won", "exploded",
-    "clicks", "guesses", "bbbv", "seconds", "opened", "safe_cells",
+    "clicks", "guesses", "bbbv", "seconds", "opened", "safe_cells", "engine_limits",
 }
 TURN_KEYS = {"player", "cell", "kind", "move", "reason", "probability", "text", "claimed"}
 

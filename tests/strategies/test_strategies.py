@@ -325,3 +325,16 @@ def test_a_strategy_that_cannot_move_is_a_bug_not_the_users_fault():
         play_game(Rules(5, 5, 3), Stuck([]), seed=1)
     with pytest.raises(RuntimeError, match="chose moves that change nothing"):
         play_game(Rules(5, 5, 3), Stuck([Move((0, 0))]), seed=1)
+
+
+def test_a_front_too_wide_to_count_degrades_the_move_not_the_game(monkeypatch):
+    from minesolver.analysis import counting
+
+    monkeypatch.setattr(counting, "MAX_TABLE_BYTES", 2000)  # every real front is too wide
+    monkeypatch.setenv("MINESOLVER_KERNELS", "python")  # the budget is the reference's
+    limited = 0
+    for seed in range(5):
+        record = play_game(Rules(16, 16, 40), find_strategy("best"), seed=seed)
+        assert record.clicks > 0 and record.won in (True, False)
+        limited += record.engine_limits
+    assert limited > 0

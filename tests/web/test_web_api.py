@@ -551,7 +551,8 @@ def test_too_hard_positions_get_a_422_and_the_server_lives_on() -> None:
     data = assert_error(client.post("/api/analyse", json={"text": scattered(60, 60, 1)}), 422)
     assert "too hard" in data["error"] and "memory" in data["error"]
     slow = TestClient(create_app(seconds=0.3))
-    data = assert_error(slow.post("/api/analyse", json={"text": scattered(50, 50, 2)}), 422)
+    # counts within the memory budget, but takes ~0.8 s
+    data = assert_error(slow.post("/api/analyse", json={"text": scattered(38, 38, 2)}), 422)
     assert "longer than the server's limit of 0.3 s" in data["error"]
     for survivor in (client, slow):  # the broken workers were replaced
         assert survivor.post("/api/analyse", json={"text": EXAMPLE}).status_code == 200

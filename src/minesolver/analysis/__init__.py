@@ -1,14 +1,18 @@
 """The exact probability engine and its helpers."""
 
 from ..errors import EngineLimitError, InconsistentPositionError
-from .engine import Analysis, FrontSummary, analyze
+from .cache import FrontCache
+from .engine import Analysis, Engine, FrontSummary, Outcome, analyze
 from .oracle import brute_force
 
 __all__ = [
     "Analysis",
+    "Engine",
     "EngineLimitError",
+    "FrontCache",
     "FrontSummary",
     "InconsistentPositionError",
+    "Outcome",
     "analyze",
     "brute_force",
 ]

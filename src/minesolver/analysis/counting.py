@@ -29,7 +29,10 @@ pairing it with the forward table gives, for every box, the total of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from math import comb
+
+import numpy as np
 
 from ..errors import EngineLimitError, InconsistentPositionError
 from ..rng import SplitMix64
@@ -39,6 +42,7 @@ __all__ = [
     "FrontCount",
     "below_big",
     "count_front",
+    "name_clues",
     "pack",
     "sample_front",
     "unpack",
@@ -72,13 +76,6 @@ def unpack(packed: int, nbytes: int) -> list[int]:
     ]
 
 
-def _dot_packed(a: int, a_bytes: int, b: int, b_bytes: int) -> int:
-    """Sum over slots of a[k] * b[k]."""
-    if a == 0 or b == 0:
-        return 0
-    return sum(x * y for x, y in zip(unpack(a, a_bytes), unpack(b, b_bytes), strict=False))
-
-
 # A transition: (state before, mines in the box, state after, weight)
 _Transition = tuple[int, int, int, int]
 
@@ -90,8 +87,22 @@ class FrontCount:
     front: Front
     poly: list[int]  # poly[k]: weighted ways for the front to hold k mines
     _slot_bytes: int
-    _tables: list[dict[int, int]]  # forward tables before each box
-    _moves: list[list[_Transition]]  # transitions out of each box
+    _tables: list[dict[int, int]] | None  # forward tables before each box
+    _moves: list[list[_Transition]] | None  # transitions out of each box
+
+    @classmethod
+    def compiled(cls, front: Front, poly: list[int], box_polys: list[list[int]]) -> FrontCount:
+        """A count made by the compiled kernel: no tables (sampling recounts them)."""
+        out = cls(front, poly, 0, None, None)
+        out.__dict__["box_polys"] = box_polys
+        return out
+
+    def tables(self) -> tuple[int, list[dict[int, int]], list[list[_Transition]]]:
+        """Slot bytes, forward tables and transitions, counted in Python if not kept."""
+        if self._tables is None or self._moves is None:
+            full = count_front(self.front)
+            return full._slot_bytes, full._tables or [], full._moves or []
+        return self._slot_bytes, self._tables, self._moves
 
     @property
     def min_mines(self) -> int:
@@ -101,48 +112,74 @@ class FrontCount:
     def max_mines(self) -> int:
         return len(self.poly) - 1
 
-    def box_weights(self, g: list[int]) -> tuple[int, list[int]]:
+    def box_weights(self, g: np.ndarray) -> tuple[int, list[int]]:
         """Total weight and per-box mine weight when ``k`` front mines weigh ``g[k]``.
 
         Returns ``(z, nums)`` with ``z = sum_k poly[k] * g[k]`` and ``nums[b]`` the sum
         over layouts of ``(mines in box b) * weight * g[front mines]``; the mine
         probability of a cell of box ``b`` is ``nums[b] / (len(box) * z)``.
         """
+        k = len(self.poly)
+        if len(g) < k:
+            g = np.concatenate([g, np.zeros(k - len(g), dtype=object)])
+        return int(np.dot(self._poly_array, g[:k])), (self._box_matrix @ g[:k]).tolist()
+
+    @cached_property
+    def _poly_array(self) -> np.ndarray:
+        out = np.empty(len(self.poly), dtype=object)
+        out[:] = self.poly
+        return out
+
+    @cached_property
+    def _box_matrix(self) -> np.ndarray:
+        out = np.empty((len(self.box_polys), len(self.poly)), dtype=object)
+        out[:] = self.box_polys
+        return out
+
+    @cached_property
+    def box_polys(self) -> list[list[int]]:
+        """Per box ``b``, ``M_b[k]``: the (weighted) total of mines in box ``b`` over the
+        front's layouts with ``k`` mines.
+
+        Counted once per front (the rest of the board only changes ``g`` in
+        :meth:`box_weights`): a backward pass builds, for every state, the
+        polynomial of the completions; a box's polynomial is the sum over its
+        transitions of ``m * w * forward * backward``, both polynomials packed, so
+        the product is one integer multiplication.
+        """
         if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
-            z = sum(p * x for p, x in zip(self.poly, g, strict=False))
-            return z, [sum(k * p * x for k, (p, x) in enumerate(zip(self.poly, g, strict=False)))]
-        fb = self._slot_bytes
-        top = max((v.bit_length() for v in g), default=0)
-        ab = fb + _bytes_for(top) + 1  # backward slots: forward bound times g, plus headroom
-        after: dict[int, int] = {0: pack(g, ab)}
-        nums = [0] * len(self._moves)
-        for i in range(len(self._moves) - 1, -1, -1):
+            return [[k * p for k, p in enumerate(self.poly)]]
+        fb, tables, moves = self.tables()
+        unit = 8 * fb
+        after: dict[int, int] = {0: 1}
+        out: list[list[int]] = [[] for _ in moves]
+        for i in range(len(moves) - 1, -1, -1):
             here: dict[int, int] = {}
-            marked: dict[int, int] = {}
-            shift_unit = 8 * ab
-            for s, m, s2, w in self._moves[i]:
+            table = tables[i]
+            marked = 0
+            for s, m, s2, w in moves[i]:
                 a = after.get(s2)
                 if not a:
                     continue
+                shifted = w * (a << (m * unit))
+                here[s] = here.get(s, 0) + shifted
                 if m:
-                    a >>= m * shift_unit
-                    if not a:
-                        continue
-                    marked[s] = marked.get(s, 0) + m * w * a
-                here[s] = here.get(s, 0) + w * a
-            table = self._tables[i]
-            nums[i] = sum(
-                _dot_packed(table[s], fb, v, ab) for s, v in marked.items() if s in table
-            )
+                    f = table.get(s)
+                    if f:
+                        marked += m * f * shifted
+            out[i] = _padded(unpack(marked, fb), len(self.poly))
             after = here
-        z = _dot_packed(self._tables[0][0], fb, after.get(0, 0), ab)
-        return z, nums
+        return out
+
+
+def _padded(values: list[int], length: int) -> list[int]:
+    return (values + [0] * length)[:length]
 
 
 # Tables are kept for the backward pass; past this many bytes (an estimate: the
 # process uses two to three times more) the engine stops with EngineLimitError
-# rather than exhaust the machine's memory.
-MAX_TABLE_BYTES = 1 << 29
+# rather than exhaust the machine's memory.  128 MB keeps a process within 512 MB.
+MAX_TABLE_BYTES = 1 << 27
 
 
 def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
@@ -157,12 +194,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     clues = front.clues
     if len(boxes) == 1:
         return _count_one_box(front)
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for i, box in enumerate(boxes):
-        for k in box.clues:
-            first.setdefault(k, i)
-            last[k] = i
+    first, last = front.spans()
     # capacity of each clue in boxes after step i, tracked as we go
     capacity = [len(c.cells) for c in clues]
 
@@ -181,8 +213,10 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     table: dict[int, int] = {0: 1}
     tables: list[dict[int, int]] = []
     moves: list[list[_Transition]] = []
+    placed = 1  # slots of the polynomials so far: cells placed, plus one
     for i, box in enumerate(boxes):
         size = box.size
+        placed += size
         for k in box.clues:
             if first[k] == i:
                 if free_slots:
@@ -236,6 +270,10 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
                     continue
                 step_moves.append((s, m, s2, w))
                 out[s2] = out.get(s2, 0) + w * (packed << (m * shift_unit))
+                if not len(step_moves) & 0xFFF and (
+                    used_bytes + 120 * len(step_moves) + len(out) * (100 + fb * placed) > limit
+                ):  # stop while growing, not after the step has taken the memory
+                    raise _too_wide(front, limit)
         for k in box.clues:
             if last[k] == i:
                 free_slots.append(slot_of.pop(k))
@@ -248,24 +286,28 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             used_bytes += 100 * len(out)
         used_bytes += 120 * len(step_moves)
         if used_bytes > limit:
-            raise EngineLimitError(
-                f"the front of {front.size} cells around {front.coords(clues[0].at)} is too "
-                f"complex to count exactly: with up to {front.width()} clues open at once its "
-                f"tables would need more than {limit >> 20} MB"
-            )
+            raise _too_wide(front, limit)
         if not out:
             raise InconsistentPositionError(
-                f"no layout meets {_name_clues(front, box.clues)}",
+                f"no layout meets {name_clues(front, box.clues)}",
                 front.coords(clues[box.clues[0]].at),
             )
         table = out
     poly = unpack(table.get(0, 0), fb)
     if not any(poly):
         raise InconsistentPositionError(
-            f"no layout meets {_name_clues(front, list(range(len(clues))))}",
+            f"no layout meets {name_clues(front, list(range(len(clues))))}",
             front.coords(clues[0].at),
         )
     return FrontCount(front, poly, fb, tables, moves)
+
+
+def _too_wide(front: Front, limit: int) -> EngineLimitError:
+    return EngineLimitError(
+        f"the front of {front.size} cells around {front.coords(front.clues[0].at)} is too "
+        f"complex to count exactly: with up to {front.width()} clues open at once its "
+        f"tables would need more memory than its budget of {limit >> 20} MB"
+    )
 
 
 def _count_one_box(front: Front) -> FrontCount:
@@ -281,13 +323,13 @@ def _count_one_box(front: Front) -> FrontCount:
         poly.pop()
     if not poly:
         raise InconsistentPositionError(
-            f"no layout meets {_name_clues(front, list(range(len(front.clues))))}",
+            f"no layout meets {name_clues(front, list(range(len(front.clues))))}",
             front.coords(front.clues[0].at),
         )
     return FrontCount(front, poly, 0, [], [])
 
 
-def _name_clues(front: Front, ks: list[int]) -> str:
+def name_clues(front: Front, ks: list[int]) -> str:
     names = [f"the clue at {front.coords(front.clues[k].at)}" for k in ks[:3]]
     return " and ".join(names)
 
@@ -326,15 +368,15 @@ def sample_front(count: FrontCount, mines: int, rng: SplitMix64) -> list[int]:
     if len(front.boxes) == 1:  # one box: no tables; every choice of its cells is equally likely
         box = front.boxes[0]
         return [box.cells[j] for j in rng.sample(box.size, mines)]
-    fb = count._slot_bytes
+    fb, tables, moves = count.tables()
     state = 0
     k = mines
     chosen: list[int] = []
     for i in range(len(front.boxes) - 1, -1, -1):
-        table = count._tables[i]
+        table = tables[i]
         options = []
         weights = []
-        for s, m, s2, w in count._moves[i]:
+        for s, m, s2, w in moves[i]:
             if s2 != state or m > k:
                 continue
             coeffs = unpack(table.get(s, 0), fb)

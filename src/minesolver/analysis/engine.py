@@ -13,6 +13,10 @@ prior of a random board; the first-click rule is not modelled).  The engine
    ``comb(O, R - t)`` ways.  All weights are Python integers, so a 100x100 board
    with ~10**2000 layouts is still exact.
 
+An :class:`Engine` keeps steps 1-3 for one evolving position (:mod:`.state`): a move
+or a hypothesis rebuilds only the fronts next to the cells it changes.
+:func:`analyze` is the one-shot convenience.
+
 >>> a = analyze(Position.from_text("3x1x1\\n1HH\\n"))
 >>> a.probability(0, 1), a.solutions
 (Fraction(1, 1), 1)
@@ -21,30 +25,24 @@ prior of a random board; the first-click rule is not modelled).  The engine
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
-from math import comb
+from functools import cached_property, partial
 
 import numpy as np
 
-from ..codes import COVERED, FLAG, MINE
+from ..codes import BLANK, COVERED, FLAG, MINE
+from ..noise import SCALE, NoiseModel, soft_clue
 from ..position import Position
-from .counting import FrontCount, count_front
-from .fronts import Front, split_fronts
-from .system import InconsistentPositionError, SoftClue, build_system
+from .cache import FrontCache
+from .counting import FrontCount
+from .fronts import Front
+from .joining import Binomials, density_weights, front_weights, objects, outside_weights
+from .state import State, Unit
+from .system import InconsistentPositionError, SoftClue
 
-__all__ = [
-    "Analysis",
-    "FrontSummary",
-    "analyze",
-    "clear_cache",
-    "density_weights",
-    "front_weights",
-    "outside_weights",
-]
+__all__ = ["Analysis", "Engine", "FrontSummary", "Outcome", "analyze"]
 
 
 @dataclass(frozen=True)
@@ -76,11 +74,45 @@ class Analysis:
     position: Position
     solutions: int
     seconds: float
-    # per cell: index into _nums/_dens, or -1 revealed (0), -2 mine (1)
-    _cell_group: np.ndarray = field(repr=False)
     _nums: list[int] = field(repr=False)
     _dens: list[int] = field(repr=False)
+    _sizes: list[int] = field(repr=False)  # covered cells of each group
+    # builds, when first needed, per cell: index into _nums/_dens, or -1 revealed (0),
+    # -2 mine (1); a board of a million cells is not walked for every hypothesis
+    _grouping: Callable[[], np.ndarray] = field(repr=False)
     _front_data: list[tuple[Front, int, int]] = field(repr=False, default_factory=list)
+
+    @cached_property
+    def _cell_group(self) -> np.ndarray:
+        return self._grouping()
+
+    @property
+    def safe_count(self) -> int:
+        """How many covered cells are certainly safe (without walking the board).
+
+        >>> analyze(Position.from_text("4x1x1\\n1HHH\\n")).safe_count
+        2
+        """
+        return sum(size for n, size in zip(self._nums, self._sizes, strict=True) if n == 0)
+
+    def lowest_risks(self, k: int = 2) -> list[float]:
+        """The ``k`` lowest mine probabilities of covered cells that are not certain
+        mines, one per cell, lowest first (fewer when fewer such cells).
+
+        >>> analyze(Position.from_text("4x1x1\\n1HHH\\n")).lowest_risks(3)
+        [0.0, 0.0]
+        """
+        groups = sorted(
+            (n / d, size)
+            for n, d, size in zip(self._nums, self._dens, self._sizes, strict=True)
+            if size and n < d
+        )
+        out: list[float] = []
+        for p, size in groups:
+            out.extend([p] * min(size, k - len(out)))
+            if len(out) >= k:
+                break
+        return out
 
     @cached_property
     def fronts(self) -> list[FrontSummary]:
@@ -135,10 +167,6 @@ class Analysis:
         out: np.ndarray = np.flatnonzero(certain[self._cell_group + 2])
         return out
 
-    def group_of(self, index: int) -> int:
-        """Cells with the same group share one probability (-1 open, -2 mine)."""
-        return int(self._cell_group[index])
-
     def exact(self, index: int) -> tuple[int, int]:
         """``(numerator, denominator)`` of a covered cell's mine probability."""
         g = int(self._cell_group[index])
@@ -148,11 +176,35 @@ class Analysis:
             return (1, 1)
         return (self._nums[g], self._dens[g])
 
+    def is_safe(self, index: int) -> bool:
+        """Whether the cell at flat ``index`` is certainly safe (revealed cells are).
+
+        >>> a = analyze(Position.from_text("3x1x1\\n1HH\\n"))
+        >>> a.is_safe(2), a.is_mine(1), a.is_uncertain(1)
+        (True, True, False)
+        """
+        g = int(self._cell_group[index])
+        return g == -1 or (g >= 0 and self._nums[g] == 0)
+
+    def is_mine(self, index: int) -> bool:
+        """Whether the cell at flat ``index`` is certainly a mine (flags count)."""
+        g = int(self._cell_group[index])
+        return g == -2 or (g >= 0 and self._nums[g] == self._dens[g])
+
+    def is_uncertain(self, index: int) -> bool:
+        """Whether the cell at flat ``index`` may be a mine and may be safe."""
+        g = int(self._cell_group[index])
+        return g >= 0 and 0 < self._nums[g] < self._dens[g]
+
 
 def analyze(
-    position: Position, *, soft: SoftClue | None = None, density: Fraction | None = None
+    position: Position,
+    *,
+    noise: NoiseModel | None = None,
+    soft: SoftClue | None = None,
+    density: Fraction | None = None,
 ) -> Analysis:
-    """Exact mine probability of every cell of ``position``.
+    """Exact mine probability of every cell of ``position``: a one-shot :class:`Engine`.
 
     Raises :class:`InconsistentPositionError` when no layout agrees with it.
 
@@ -169,176 +221,246 @@ def analyze(
     >>> analyze(q).probability(0, 2), analyze(q, density=Fraction(1, 5)).probability(0, 2)
     (Fraction(0, 1), Fraction(1, 5))
     """
-    start = time.perf_counter()
-    system = build_system(position, soft=soft)
-    fronts, off_front = split_fronts(system)
-    counts = [_count_cached(f) for f in fronts]
-    polys = [c.poly for c in counts]
-    n_out = len(off_front)
-    remaining = system.remaining
+    return Engine(position, noise=noise, soft=soft, density=density).analysis
 
-    total_front = sum(len(p) - 1 for p in polys)
-    if density is None:
-        w_out = outside_weights(n_out, remaining, total_front)
-    else:
-        w_out = density_weights(density, total_front)
-    gs, prefix_all, _ = front_weights(polys, w_out)
-    z = sum(p * w for p, w in zip(prefix_all, w_out, strict=False))
-    if z == 0:
-        _explain_mine_count(counts, remaining, n_out, position)
 
-    grid = np.frombuffer(position.cells, dtype=np.uint8)
-    group = np.where((grid == FLAG) | (grid == MINE), -2, -1).astype(np.int64)
-    nums: list[int] = []
-    dens: list[int] = []
+@dataclass(frozen=True)
+class Outcome:
+    """One number a cell may show when opened: its exact probability and the engine
+    of the position that follows.
 
-    # settled by the trivial rules
-    if system.settled_mines:
-        group[system.settled_mines] = -2
-    if system.settled_safe:
-        nums.append(0)
-        dens.append(1)
-        group[system.settled_safe] = len(nums) - 1
+    ``probability = num / den`` is the chance, from the position before, that the
+    cell is safe *and* shows ``shown`` (noise models included).
+    """
 
-    for fc, g in zip(counts, gs, strict=True):
-        zf, box_nums = fc.box_weights(g)
-        assert zf == z, "front total disagrees with the board total"
-        for box, num in zip(fc.front.boxes, box_nums, strict=True):
-            nums.append(num)
-            dens.append(z * box.size)
-            group[box.cells] = len(nums) - 1
-    if off_front and density is not None:
-        nums.append(density.numerator)
-        dens.append(density.denominator)
-        group[off_front] = len(nums) - 1
-    elif off_front:
-        num_out = sum(
-            p * w * (remaining - t)
-            for t, (p, w) in enumerate(zip(prefix_all, w_out, strict=False))
+    shown: int
+    num: int
+    den: int
+    engine: Engine
+
+    @property
+    def probability(self) -> Fraction:
+        """The exact chance of this outcome."""
+        return Fraction(self.num, self.den)
+
+    @property
+    def chance(self) -> float:
+        """:attr:`probability` as a float."""
+        return self.num / self.den
+
+    @property
+    def analysis(self) -> Analysis:
+        """The analysis of the position after the cell shows :attr:`shown`."""
+        return self.engine.analysis
+
+
+class Engine:
+    """The analysis of one evolving position, kept up to date move by move.
+
+    The engine owns the position's clue system as *components* (clues linked by
+    shared covered cells, see :mod:`.components`), their fronts and per-front
+    counts.  :meth:`update` (a move of the real game) and :meth:`hypothesis` (a
+    position that differs in a few cells) rebuild only the components next to the
+    changed cells; the front counts come from a bounded cache (:attr:`cache`, its
+    size and hit rate visible).  :meth:`outcomes` answers "what if I open this
+    cell": every number it may show, its exact probability and the analysis after.
+    Noisy clues (``noise``) are weighed by their model's likelihoods.
+
+    >>> e = Engine(Position.from_text("3x2x1\\nHHH\\n1HH\\n"))
+    >>> e.analysis.probability(0, 0)
+    Fraction(1, 3)
+    >>> [(o.shown, o.probability) for o in e.outcomes((0, 0))]
+    [(1, Fraction(2, 3))]
+    >>> e.update(Position.from_text("3x2x1\\nHHH\\n11H\\n")).probability(0, 0)
+    Fraction(1, 2)
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        *,
+        noise: NoiseModel | None = None,
+        soft: SoftClue | None = None,
+        cache: FrontCache[FrontCount] | None = None,
+        density: Fraction | None = None,
+    ) -> None:
+        self.noise = noise
+        self.density = density  # a prior mine density instead of the mine count
+        self.soft = soft if soft is not None else soft_clue(noise)
+        self.cache: FrontCache[FrontCount] = cache if cache is not None else FrontCache()
+        self.binomials = Binomials()  # the off-front binomials, shared with hypotheses
+        self._state = State.scratch(position, self.soft, self.cache)
+        self._analysis: Analysis | None = None
+
+    # ------------------------------------------------------------------ public
+    @property
+    def position(self) -> Position:
+        """The position the engine analyses now."""
+        return self._state.position
+
+    @property
+    def analysis(self) -> Analysis:
+        """The exact analysis of :attr:`position` (computed once)."""
+        if self._analysis is None:
+            self._analysis = self._analyse(self._state)
+        return self._analysis
+
+    def update(self, position: Position) -> Analysis:
+        """Move on to ``position`` (the same board after some moves) and analyse it.
+
+        Only the components next to the cells that changed are rebuilt.  Raises
+        :class:`InconsistentPositionError` (the engine then keeps its old position).
+        """
+        self._state = self._state.derive(position, self.soft, self.cache)
+        self._analysis = None
+        return self.analysis
+
+    def hypothesis(self, changes: list[tuple[int, int]]) -> Engine:
+        """A new engine for this position with ``changes`` (``(index, code)`` pairs)
+        applied, sharing the cache and every component the changes do not touch.
+
+        >>> e = Engine(Position.from_text("3x1x1\\nHHH\\n"))
+        >>> e.hypothesis([(0, 1)]).analysis.probability(0, 1)
+        Fraction(1, 1)
+        """
+        child = Engine.__new__(Engine)
+        child.noise, child.soft, child.cache = self.noise, self.soft, self.cache
+        child.binomials = self.binomials
+        child.density = self.density
+        child._state = self._state.derive(self.position.with_cells(changes), self.soft, self.cache)
+        child._analysis = None
+        return child
+
+    def outcomes(self, cell: tuple[int, int]) -> list[Outcome]:
+        """Every number ``cell`` may show when opened, with its exact probability and
+        the engine after it; the mine outcome is left out, so the chances add up to
+        the cell's safety (noisy models: minus a true zero's share, which floods
+        open instead of showing a number)."""
+        if self.density is not None:
+            raise ValueError("outcomes() needs the mine count: this engine has a density")
+        position = self.position
+        i = position.index(*cell)
+        before = self.analysis
+        cells = position.cells
+        around = position.grid.neighbours(i)
+        known = sum(1 for j in around if cells[j] in (FLAG, MINE))
+        unknown = [j for j in around if cells[j] == COVERED]
+        values: list[int]
+        if self.soft is None:
+            mines = sum(1 for j in unknown if before.is_mine(j))
+            safe = sum(1 for j in unknown if before.is_safe(j))
+            values = list(range(known + mines, known + len(unknown) - safe + 1))
+        else:
+            values = list(range(len(around) + 1))
+            if self.noise is not None and self.noise.kind == "withheld":
+                values.append(BLANK)
+        out = []
+        for v in values:
+            try:
+                child = self.hypothesis([(i, v)])
+                after = child.analysis
+            except InconsistentPositionError:
+                continue
+            num, den = self._scale(v, known, len(unknown), len(around))
+            out.append(Outcome(v, after.solutions * num, before.solutions * den, child))
+        return out
+
+    # ------------------------------------------------------------------ inside
+    def _scale(self, shown: int, known: int, unknown: int, total: int) -> tuple[int, int]:
+        """``(num, den)`` turning a weighted count of a hypothesis into a probability:
+        soft clues are scaled to integers by ``SCALE * 10**6``; a withheld model's
+        exact number is shown only with probability ``p``."""
+        if self.soft is None:
+            return (1, 1)
+        if self.noise is None:
+            raise ValueError("outcomes() of noisy clues need the noise model: Engine(noise=...)")
+        if self.soft(shown, known, unknown, total) is not None:
+            return (1, SCALE * 10**6)
+        p = Fraction(self.noise.p).limit_denominator(10**6)
+        return (p.numerator, p.denominator)
+
+    def _analyse(self, state: State) -> Analysis:
+        start = time.perf_counter()
+        position = state.position
+        known = position.cells.count(FLAG) + position.cells.count(MINE)
+        if known > position.mines:
+            raise InconsistentPositionError(
+                f"{known} flags and known mines but the position has only "
+                f"{position.mines} mines"
+            )
+        remaining = position.mines - known - state.settled_mines
+        if remaining < 0:
+            raise InconsistentPositionError(
+                f"the clues need more than the {position.mines - known} mines left"
+            )
+        units = sorted(state.units.values(), key=lambda u: u.cells[0])
+        counts = [u.count for u in units]
+        polys = [c.poly for c in counts]
+        front_cells = sum(len(u.cells) for u in units)
+        n_out = position.cells.count(COVERED) - state.settled_count - front_cells
+        total_front = sum(len(p) - 1 for p in polys)
+        if self.density is None:
+            w_out = outside_weights(n_out, remaining, total_front, self.binomials)
+        else:
+            w_out = density_weights(self.density, total_front)
+        gs, prefix_all, _ = front_weights(polys, w_out)
+        pw = prefix_all * objects(w_out)[: len(prefix_all)]
+        z = int(pw.sum())
+        if z == 0:
+            _explain_mine_count(counts, remaining, n_out, position)
+
+        nums: list[int] = [0]  # group 0: cells the trivial rules cleared
+        dens: list[int] = [1]
+        sizes: list[int] = [state.settled_count - state.settled_mines]
+        for unit, g in zip(units, gs, strict=True):
+            zf, box_nums = unit.count.box_weights(g)
+            assert zf == z, "front total disagrees with the board total"
+            for box, num in zip(unit.count.front.boxes, box_nums, strict=True):
+                nums.append(num)
+                dens.append(z * box.size)
+                sizes.append(box.size)
+        if n_out and self.density is not None:
+            nums.append(self.density.numerator)
+            dens.append(self.density.denominator)
+            sizes.append(n_out)
+        elif n_out:
+            num_out = int((pw * objects(list(range(remaining, remaining - len(pw), -1)))).sum())
+            nums.append(num_out)
+            dens.append(z * n_out)
+            sizes.append(n_out)
+
+        return Analysis(
+            position,
+            z,
+            time.perf_counter() - start,
+            nums,
+            dens,
+            sizes,
+            partial(_grouping, state, units, n_out),
+            [(c.front, c.min_mines, c.max_mines) for c in counts],
         )
-        nums.append(num_out)
-        dens.append(z * n_out)
-        group[off_front] = len(nums) - 1
-    return Analysis(
-        position,
-        z,
-        time.perf_counter() - start,
-        group,
-        nums,
-        dens,
-        [(c.front, c.min_mines, c.max_mines) for c in counts],
-    )
 
 
-# Fronts recur: hypothetical positions differ from the real one in one cell, and
-# successive positions of a game share most fronts.  A front's count depends only
-# on its clues, so counts are kept in a small LRU keyed by them.
-_CACHE: OrderedDict[tuple[object, ...], FrontCount] = OrderedDict()
-_CACHE_SIZE = 2048
+def _grouping(state: State, units: list[Unit], n_out: int) -> np.ndarray:
+    """Per cell: its group in the analysis (see ``Analysis._cell_group``)."""
+    grid = np.frombuffer(state.position.cells, dtype=np.uint8)
+    group = np.where((grid == FLAG) | (grid == MINE), -2, -1).astype(np.int64)
+    covered = grid == COVERED
+    group[covered & (state.settled == 1)] = -2
+    group[covered & (state.settled == 0)] = 0
+    first = 1
+    for unit in units:
+        group[unit.box_cells] = unit.box_index + first
+        first += len(unit.count.front.boxes)
+    if n_out:
+        group[_off_front(state)] = first
+    return group
 
 
-def clear_cache() -> None:
-    """Forget every cached front count (benchmarks time cold calls with it)."""
-    _CACHE.clear()
-
-
-def _count_cached(front: Front) -> FrontCount:
-    key = (
-        front.board_width,
-        *((c.at, tuple(c.cells), c.need, c.factor) for c in front.clues),
-    )
-    hit = _CACHE.get(key)
-    if hit is not None:
-        _CACHE.move_to_end(key)
-        return hit
-    counted = count_front(front)
-    _CACHE[key] = counted
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return counted
-
-
-def outside_weights(n_out: int, remaining: int, total_front: int) -> list[int]:
-    """``w[t] = comb(n_out, remaining - t)`` for ``t`` in ``0..total_front``.
-
-    Consecutive binomials differ by a small ratio, so after one ``comb`` each term
-    costs one multiplication and one exact division.
-
-    >>> outside_weights(5, 3, 4)
-    [10, 10, 5, 1, 0]
-    """
-    w = [0] * (total_front + 1)
-    lo = max(0, remaining - n_out)  # t below this leaves too many mines outside
-    hi = min(total_front, remaining)
-    if lo > hi:
-        return w
-    r = remaining - lo
-    value = comb(n_out, r)
-    w[lo] = value
-    for t in range(lo + 1, hi + 1):
-        # comb(n, r - 1) = comb(n, r) * r / (n - r + 1)
-        value = value * r // (n_out - r + 1)
-        r -= 1
-        w[t] = value
-    return w
-
-
-def density_weights(density: Fraction, total_front: int) -> list[int]:
-    """``w[t] = a**t * b**(total_front - t)`` for a prior mine probability ``a / (a + b)``:
-    the relative weight of ``t`` mines on the fronts when cells are independent.
-
-    >>> density_weights(Fraction(1, 4), 2)
-    [9, 3, 1]
-    """
-    a = density.numerator
-    b = density.denominator - a
-    return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
-
-
-def front_weights(
-    polys: list[list[int]], w_out: list[int]
-) -> tuple[list[list[int]], list[int], list[list[int]]]:
-    """Join the fronts through the mine count.
-
-    Returns ``(g, product, tails)``: for each front c, ``g[c][k]`` is the weight of
-    everything else when front c holds k mines,
-    ``g_c[k] = sum_t P_{<c}[t] * T_{>c}[t + k]`` where ``P_{<c}`` is the product of the
-    fronts before ``c`` and ``tails[c + 1][u]`` (``T_{>c}``) the weight of the fronts
-    after ``c`` and the off-front cells when the fronts up to ``c`` hold ``u`` mines;
-    ``product`` is the mine-count polynomial of all fronts together.
-    """
-    n = len(polys)
-    prefixes = [[1]]
-    for p in polys:
-        prefixes.append(_convolve(prefixes[-1], p))
-    tails: list[list[int]] = [w_out]  # tails[j] = T after fronts n-j..n-1 are folded in
-    for p in reversed(polys):
-        tails.append(_correlate(p, tails[-1]))
-    tails.reverse()  # tails[c] = weight given mines in fronts < c
-    gs = []
-    for c in range(n):
-        # T_{>c}: tails[c + 1] indexed by mines in fronts <= c
-        gs.append(_correlate(prefixes[c], tails[c + 1], len(polys[c])))
-    return gs, prefixes[n], tails
-
-
-def _convolve(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
-
-
-def _correlate(a: list[int], t: list[int], length: int | None = None) -> list[int]:
-    """``out[u] = sum_m a[m] * t[u + m]`` for ``u`` in ``range(length)``."""
-    if length is None:
-        length = len(t) - len(a) + 1
-    out = []
-    for u in range(length):
-        tail = t[u : u + len(a)]
-        out.append(sum(x * y for x, y in zip(a, tail, strict=False)))
+def _off_front(state: State) -> np.ndarray:
+    """Covered cells next to no clue and not settled."""
+    grid = np.frombuffer(state.position.cells, dtype=np.uint8)
+    out: np.ndarray = np.flatnonzero((grid == COVERED) & (state.settled < 0) & (state.unit_of < 0))
     return out
 
 
@@ -372,4 +494,3 @@ def _explain_mine_count(
     )
 
 
-Analyzer = Callable[[Position], Analysis]

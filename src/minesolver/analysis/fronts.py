@@ -54,14 +54,19 @@ class Front:
     def size(self) -> int:
         return sum(box.size for box in self.boxes)
 
-    def width(self) -> int:
-        """Most clues open at once along the box order (the counting's width)."""
-        last: dict[int, int] = {}
+    def spans(self) -> tuple[dict[int, int], dict[int, int]]:
+        """For each clue, the first and the last box (in counting order) that it sees."""
         first: dict[int, int] = {}
+        last: dict[int, int] = {}
         for i, box in enumerate(self.boxes):
             for k in box.clues:
                 first.setdefault(k, i)
                 last[k] = i
+        return first, last
+
+    def width(self) -> int:
+        """Most clues open at once along the box order (the counting's width)."""
+        first, last = self.spans()
         best = 0
         for i in range(len(self.boxes)):
             open_now = sum(1 for k in first if first[k] <= i < last[k])

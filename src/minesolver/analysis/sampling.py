@@ -24,8 +24,8 @@ from ..codes import COVERED, FLAG, MINE
 from ..position import Position
 from ..rng import SplitMix64
 from .counting import count_front, sample_front, weighted_index
-from .engine import front_weights
 from .fronts import split_fronts
+from .joining import front_weights
 from .system import InconsistentPositionError, SoftClue, build_system
 
 __all__ = ["rejection_layouts", "sample_layouts"]

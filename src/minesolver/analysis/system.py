@@ -26,7 +26,16 @@ from ..errors import EngineLimitError, InconsistentPositionError
 from ..geometry import neighbour_sum
 from ..position import Position
 
-__all__ = ["Clue", "EngineLimitError", "InconsistentPositionError", "System", "build_system"]
+__all__ = [
+    "Clue",
+    "EngineLimitError",
+    "InconsistentPositionError",
+    "System",
+    "build_system",
+    "clue_cells",
+    "raw_clues",
+    "run_trivial_rules",
+]
 
 
 @dataclass
@@ -83,8 +92,6 @@ def build_system(
     """
     w, h = position.width, position.height
     cells = position.cells
-    grid = position.grid
-    table = grid.table()
     known_mines = cells.count(FLAG) + cells.count(MINE)
     remaining = position.mines - known_mines
     if remaining < 0:
@@ -92,8 +99,36 @@ def build_system(
             f"{known_mines} flags and known mines but the position has only "
             f"{position.mines} mines"
         )
+    clues = raw_clues(position, clue_cells(position, soft is not None), soft)
+    unknown_all: list[int] = np.flatnonzero(
+        np.frombuffer(cells, dtype=np.uint8) == COVERED
+    ).tolist()
+    system = System(w, h, unknown_all, clues, remaining)
+    if propagate:
+        run_trivial_rules(system)
+    if system.remaining < 0:
+        raise InconsistentPositionError(
+            f"the clues need more than the {position.mines - known_mines} mines left"
+        )
+    return system
+
+
+def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> list[Clue]:
+    """The clues of the revealed cells ``at`` over their covered neighbours, before any
+    rule runs; numbers with no covered neighbour are only checked.
+
+    Raises :class:`InconsistentPositionError` naming the first clue that cannot be met.
+
+    >>> p = Position.from_text("3x1x1\\n1HH\\n")
+    >>> [(c.at, c.cells, c.need) for c in raw_clues(p, [0], None)]
+    [(0, [1], 1)]
+    """
+    w = position.width
+    cells = position.cells
+    grid = position.grid
+    table = grid.table()
     clues: list[Clue] = []
-    for i in _clue_cells(position, soft is not None):
+    for i in at:
         code = cells[i]
         around: Sequence[int] = table[i] if table is not None else grid.neighbours(i)
         unknown = []
@@ -125,20 +160,10 @@ def build_system(
             )
         if unknown:
             clues.append(Clue(i, unknown, need))
-    unknown_all: list[int] = np.flatnonzero(
-        np.frombuffer(cells, dtype=np.uint8) == COVERED
-    ).tolist()
-    system = System(w, h, unknown_all, clues, remaining)
-    if propagate:
-        _propagate(system)
-    if system.remaining < 0:
-        raise InconsistentPositionError(
-            f"the clues need more than the {position.mines - known_mines} mines left"
-        )
-    return system
+    return clues
 
 
-def _clue_cells(position: Position, soft: bool) -> list[int]:
+def clue_cells(position: Position, soft: bool) -> list[int]:
     """Revealed cells that need looking at, in row-major order.
 
     Numbers with covered neighbours always do.  A number whose neighbours are all
@@ -161,7 +186,7 @@ def _clue_cells(position: Position, soft: bool) -> list[int]:
     return np.flatnonzero(wanted).tolist()
 
 
-def _propagate(system: System) -> None:
+def run_trivial_rules(system: System) -> None:
     """Apply the trivial rules to hard clues until nothing changes."""
     clues = system.clues
     by_cell: dict[int, list[int]] = {}

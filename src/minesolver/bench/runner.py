@@ -210,8 +210,11 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
 
 def _extra(rules: Rules, record: GameRecord) -> str:
     """What a stored game row says beyond its columns: the noise model, no-guess
-    boards, and the game's measures (:meth:`~minesolver.play.GameRecord.measures`)."""
+    boards, the game's measures (:meth:`~minesolver.play.GameRecord.measures`) and the
+    turns the exact engine could not count (moves from the fallback)."""
     extra: dict[str, Any] = {}
+    if record.engine_limits:
+        extra["engine_limits"] = record.engine_limits
     if rules.noise:
         extra["noise"] = rules.noise_text
     if rules.no_guess:

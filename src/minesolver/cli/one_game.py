@@ -165,6 +165,12 @@ def play_cmd(
         f"{record.clicks} clicks, "
         f"{guesses}, 3BV {record.bbbv}, {record.seconds * 1000:.1f} ms"
     )
+    if record.engine_limits:
+        out.print(
+            f"the exact engine could not count {record.engine_limits} position"
+            f"{'' if record.engine_limits == 1 else 's'} (a front too wide): those moves "
+            "came from the cheap rules and naive risk instead"
+        )
 
 
 @cli.command("demo")

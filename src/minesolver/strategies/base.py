@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Literal
 
-from ..analysis import Analysis, analyze
+from ..analysis import Analysis, Engine
+from ..analysis.cache import FrontCache
+from ..analysis.counting import FrontCount
 from ..codes import COVERED, MINE
 from ..errors import OptionError
 from ..noise import NoiseModel, SoftClue, soft_clue
@@ -90,6 +92,8 @@ class Strategy(ABC):
         self.soft: SoftClue | None = None
         self.last_analysis: Analysis | None = None
         self.known_mines: set[int] = set()  # proven mines of the current game
+        self.cache = FrontCache[FrontCount]()  # front counts, kept from game to game
+        self._engine: Engine | None = None  # the current game's engine
         # a prior mine density instead of the total mine count (``tank:total=off``)
         self.density: Fraction | None = None
 
@@ -105,6 +109,7 @@ class Strategy(ABC):
         self.soft = soft_clue(self.noise)
         self.last_analysis = None
         self.known_mines = set()
+        self._engine = None
 
     def analyze(self, position: Position, *, remember: bool = False) -> Analysis:
         """Exact analysis of ``position`` under this game's rules (noise included).
@@ -120,10 +125,24 @@ class Strategy(ABC):
             changes = [(i, MINE) for i in known if cells[i] == COVERED]
             if changes:
                 position = position.with_cells(changes)
-        analysis = analyze(position, soft=self.soft, density=self.density)
+        if self._engine is None or self._engine.density != self.density:
+            self._engine = Engine(
+                position, noise=self.noise, cache=self.cache, density=self.density
+            )
+            analysis = self._engine.analysis
+        else:
+            analysis = self._engine.update(position)
         if remember:
             known.update(analysis.mine_indices.tolist())
         return analysis
+
+    @property
+    def analysis_engine(self) -> Engine:
+        """The engine of the position :meth:`analyze` saw last (one per game: each
+        call updates it with the cells that changed)."""
+        if self._engine is None:
+            raise RuntimeError("no position analysed yet in this game")
+        return self._engine
 
     @abstractmethod
     def moves(self, position: Position) -> list[Move]:

@@ -39,7 +39,7 @@ from ..codes import COVERED, FLAG, MINE, is_number
 from ..position import Position
 from .base import Move, Strategy, StrategyError, register
 
-__all__ = ["MaxConstraint", "MeanConstraint", "RandomStrategy"]
+__all__ = ["MaxConstraint", "MeanConstraint", "RandomStrategy", "fallback_moves"]
 
 
 def not_proven_mines(position: Position, analysis: Analysis) -> list[tuple[int, int]]:
@@ -216,3 +216,29 @@ class MeanConstraint(_ConstraintStrategy):
     name = "mean-constraint"
     summary = "deductions, else the cell whose mean per-clue mine share is lowest"
     combine = staticmethod(_mean)
+
+
+def fallback_moves(strategy: Strategy, position: Position) -> list[Move]:
+    """Moves without the exact engine, for a position whose front is too wide to count
+    (:class:`~minesolver.errors.EngineLimitError`): the cheap rules' safe cells (exact
+    clues only), else the cell of lowest naive risk (``max-constraint``'s estimate).
+    Known mines of the game are never opened.
+
+    >>> from minesolver.strategies import find_strategy
+    >>> moves = fallback_moves(find_strategy("best"), Position.from_text("4x2x2\\n1221\\nHHHH\\n"))
+    >>> [(m.cell, m.reason) for m in moves]
+    [((1, 0), 'deduction'), ((1, 3), 'deduction')]
+    """
+    known = set(strategy.known_mines)
+    if strategy.noise is None:
+        found = deduce(position)
+        if found.safe:
+            return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
+        known |= {position.index(r, c) for r, c in found.mines}
+    risk = naive_risk(position, known, _max)
+    allowed = [
+        (r, c) for r, c in position.covered_cells() if position.index(r, c) not in known
+    ]
+    best = min(float(risk[cell]) for cell in allowed)
+    cell = strategy.choice([c for c in allowed if float(risk[c]) <= best + 1e-12])
+    return [Move(cell, reason="guess", probability=float(risk[cell]))]

@@ -45,14 +45,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Annotated
 
 import numpy as np
 
-from ..analysis import Analysis, InconsistentPositionError
-from ..codes import BLANK, COVERED, FLAG, MINE, is_number
-from ..noise import SCALE
+from ..analysis import Analysis, Engine
+from ..codes import COVERED, is_number
+from ..geometry import neighbour_sum
 from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, register
@@ -129,7 +128,7 @@ class Best(Strategy):
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
-            chosen = self._lookahead(position, analysis, candidates, self.depth)
+            chosen = self._lookahead(self.analysis_engine, candidates, self.depth)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
@@ -141,49 +140,38 @@ class Best(Strategy):
 
     # ---------------------------------------------------------------- candidates
     def _candidates(self, position: Position, analysis: Analysis) -> list[_Scored]:
-        cells = position.cells
+        # vectorised: a 1000x1000 board has a million off-front cells to look at
         w = position.width
-        grid = position.grid
-        table = grid.table()
-        prob = analysis.prob.ravel().tolist()
-        covered = [i for i, code in enumerate(cells) if code == COVERED and prob[i] < 1.0]
-        best = max(1.0 - prob[i] for i in covered)
-        on_front: set[int] = set()
+        codes = np.frombuffer(position.cells, dtype=np.uint8)
+        prob = analysis.prob.ravel()
+        covered = np.flatnonzero((codes == COVERED) & (prob < 1.0))
+        safety_of = 1.0 - prob
+        best = float(safety_of[covered].max())
+        on_mask = np.zeros(len(codes), dtype=bool)
         for f in analysis.fronts:
-            on_front.update(r * w + c for r, c in f.cells)
-        out: list[_Scored] = []
-        off: list[int] = []
-        for i in covered:
-            safety = 1.0 - prob[i]
-            if i in on_front:
-                if safety >= best * self.cutoff:
-                    out.append(_Scored(i, safety))
-            else:
-                off.append(i)
-        if off:
-            safety = 1.0 - prob[off[0]]  # off-front cells share one probability
+            on_mask[[r * w + c for r, c in f.cells]] = True
+        on = covered[on_mask[covered]]
+        on = on[safety_of[on] >= best * self.cutoff]
+        out = [_Scored(i, s) for i, s in zip(on.tolist(), safety_of[on].tolist(), strict=True)]
+        off = covered[~on_mask[covered]]
+        if off.size:
+            safety = float(safety_of[off[0]])  # off-front cells share one probability
             if not out or safety >= best * self.cutoff:
                 # corner-like cells first: the fewer covered neighbours, the likelier a zero
-                def covered_around(i: int) -> int:
-                    around = table[i] if table is not None else grid.neighbours(i)
-                    return sum(1 for j in around if cells[j] == COVERED)
-
-                counts = {i: covered_around(i) for i in off}
-                fewest = min(counts.values())
-                out.extend(_Scored(i, safety) for i in off if counts[i] == fewest)
+                around = neighbour_sum((codes == COVERED).reshape(position.shape)).ravel()[off]
+                out.extend(_Scored(i, safety) for i in off[around == around.min()].tolist())
                 if self.off_edge and safety >= best * 0.95:
                     chosen = {c.cell for c in out}
+                    on_front = set(np.flatnonzero(on_mask).tolist())
                     out.extend(
                         _Scored(i, safety)
-                        for i in _off_edge_picks(position, off, on_front)
+                        for i in _off_edge_picks(position, off.tolist(), on_front)
                         if i not in chosen
                     )
         return out
 
     # ---------------------------------------------------------------- lookahead
-    def _lookahead(
-        self, position: Position, analysis: Analysis, candidates: list[_Scored], depth: int
-    ) -> _Scored:
+    def _lookahead(self, engine: Engine, candidates: list[_Scored], depth: int) -> _Scored:
         candidates.sort(key=lambda c: -c.safety)
         if depth < self.depth:  # a nested ply: only the safest few
             candidates = candidates[: self.breadth]
@@ -194,7 +182,7 @@ class Best(Strategy):
                 cand.pruned = True
                 continue
             bar = None if best is None or best.dead else best.score
-            self._score(position, analysis, cand, bar, depth)
+            self._score(engine, cand, bar, depth)
             if cand.pruned:
                 continue
             if best is None or _better(cand, best, self.dead):
@@ -202,36 +190,21 @@ class Best(Strategy):
         assert best is not None
         return best
 
-    def _score(
-        self, position: Position, analysis: Analysis, cand: _Scored, bar: float | None,
-        depth: int = 1,
-    ) -> None:
-        cells = position.cells
-        i = cand.cell
-        nbrs = position.grid.neighbours(i)
-        known = sum(1 for j in nbrs if cells[j] in (FLAG, MINE))
-        unknown = [j for j in nbrs if cells[j] == COVERED]
-        certain = sum(1 for j in unknown if analysis.exact(j)[0] == analysis.exact(j)[1])
-        total = analysis.solutions
+    def _score(self, engine: Engine, cand: _Scored, bar: float | None, depth: int = 1) -> None:
         left = cand.safety
         score = 0.0
         progress = 0.0
         values = 0
-        for v in self._shown_values(known, certain, len(unknown), len(nbrs)):
+        for outcome in engine.outcomes(engine.position.coords(cand.cell)):
             if bar is not None and (score + left) * (1.0 + self.progress) <= bar:
                 cand.pruned = True
                 cand.score = score + left
                 return
-            try:
-                after = self.analyze(position.with_cells([(i, v)]))
-            except InconsistentPositionError:
-                continue
-            num, den = self._observation_scale(v, known, len(unknown), len(nbrs))
-            p_v = (after.solutions * num) / (total * den)
+            p_v = outcome.chance
             left -= p_v
             values += 1
-            score += p_v * self._next_value(after, depth)
-            if self.progress and len(after.safe_indices):
+            score += p_v * self._next_value(outcome.engine, depth)
+            if self.progress and outcome.analysis.safe_count:
                 progress += p_v
         if self.noise is not None:
             # what no shown number accounts for: a true zero, which floods open its
@@ -242,38 +215,18 @@ class Best(Strategy):
         cand.score = score * (1.0 + self.progress * progress)
         cand.dead = values <= 1
 
-
-    def _next_value(self, after: Analysis, depth: int) -> float:
+    def _next_value(self, engine: Engine, depth: int) -> float:
         """How good the position after a guess is: the blended safety of its best next
         move, or (``depth`` >= 2) the lookahead score of its best next guess."""
-        if depth <= 1 or len(after.safe_indices):
+        after = engine.analysis
+        if depth <= 1 or after.safe_count:
             return _blended_safety(after, self.second)
         candidates = self._candidates(after.position, after)
         if not candidates:
             return 1.0
         if len(candidates) == 1:
             return candidates[0].safety
-        return self._lookahead(after.position, after, candidates, depth - 1).score
-
-    def _shown_values(self, known: int, certain: int, unknown: int, total: int) -> list[int]:
-        """What a cell may show when opened."""
-        if self.noise is None:
-            return list(range(known + certain, known + unknown + 1))
-        values = list(range(total + 1))
-        return [*values, BLANK] if self.noise.kind == "withheld" else values
-
-    def _observation_scale(
-        self, shown: int, known: int, unknown: int, total: int
-    ) -> tuple[int, int]:
-        """``(num, den)`` turning the engine's weighted count of a hypothetical into
-        a probability: soft clues are scaled to integers by ``SCALE * 10**6``; a
-        withheld model's exact number is shown only with probability ``p``."""
-        if self.soft is None or self.noise is None:
-            return (1, 1)
-        if self.soft(shown, known, unknown, total) is not None:
-            return (1, SCALE * 10**6)
-        p = Fraction(self.noise.p).limit_denominator(10**6)
-        return (p.numerator, p.denominator)
+        return self._lookahead(engine, candidates, depth - 1).score
 
 
 def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
@@ -286,17 +239,14 @@ def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
 
 def _blended_safety(analysis: Analysis, second: float = 0.2) -> float:
     """Safety of the best next move, blended with the second best (weight ``second``)."""
-    if len(analysis.safe_indices) >= 2:
+    if analysis.safe_count >= 2:
         return 1.0
-    grid = np.frombuffer(analysis.position.cells, dtype=np.uint8)
-    prob = analysis.prob.ravel()[grid == COVERED]
-    prob = prob[prob < 1.0]
-    if prob.size == 0:
+    risks = analysis.lowest_risks(2)
+    if not risks:
         return 1.0
-    if prob.size == 1:
-        return 1.0 - float(prob[0])
-    p1, p2 = np.partition(prob, 1)[:2]
-    return (1.0 - second) * (1.0 - float(p1)) + second * (1.0 - float(p2))
+    if len(risks) == 1:
+        return 1.0 - risks[0]
+    return (1.0 - second) * (1.0 - risks[0]) + second * (1.0 - risks[1])
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:
@@ -335,10 +285,7 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
     around = position.grid.neighbours
 
     def uncertain(j: int) -> bool:
-        if cells[j] != COVERED:
-            return False
-        num, den = analysis.exact(j)
-        return 0 < num < den
+        return cells[j] == COVERED and analysis.is_uncertain(j)
 
     for i, code in enumerate(cells):
         if not is_number(code):

@@ -41,7 +41,7 @@ from typing import Annotated
 
 import numpy as np
 
-from ...analysis import Analysis, InconsistentPositionError, analyze
+from ...analysis import Analysis, Engine, analyze
 from ...analysis.sampling import sample_layouts
 from ...codes import COVERED, FLAG
 from ...minefield import HIDDEN, OPEN, Layout
@@ -109,18 +109,20 @@ class Hard(FlagsPlayer):
         self.zero_samples = zero_samples
         self.bomb_min = bomb_min
         self._endgame_failed = 0  # fewest layouts the search gave up on this game
+        self._engine: Engine | None = None
 
     def new_game(self, seed: int) -> None:
         super().new_game(seed)
         self._endgame_failed = 0
+        self._engine = None
 
     def choose(self, view: FlagsView) -> FlagsMove:
         position = view.position
-        analysis = analyze(position)
+        analysis = self._engine_for(position).analysis
         certain = [
             i
             for i, code in enumerate(position.cells)
-            if code == COVERED and analysis.exact(i)[0] == analysis.exact(i)[1]
+            if code == COVERED and analysis.is_mine(i)
         ]
         me, them = view.scores[view.player], view.scores[1 - view.player]
         # claiming every certain mine may end the deficit that allows the bomb
@@ -236,25 +238,27 @@ class Hard(FlagsPlayer):
     def _swing(self, position: Position, analysis: Analysis, option: _Option) -> float:
         """Expected mines won minus expected mines handed over by opening a cell."""
         i = option.cell
-        total = analysis.solutions
+        engine = self._engine_for(position)
         value = 0.0
         if option.p > 0.0:
-            claimed = analyze(position.with_cells([(i, FLAG)]))
+            claimed = engine.hypothesis([(i, FLAG)]).analysis
             value += option.p * (1.0 + mover_gain(claimed))
         if option.p < 1.0:
-            around = [position.cells[j] for j in position.grid.neighbours(i)]
-            flags = sum(1 for code in around if code == FLAG)
-            for v in range(flags, flags + around.count(COVERED) + 1):
-                try:
-                    after = analyze(position.with_cells([(i, v)]))
-                except InconsistentPositionError:
-                    continue
-                p_v = after.solutions / total
-                if v == 0 and p_v >= 0.02:
-                    value -= p_v * self._flood_gain(after.position, i)
+            for outcome in engine.outcomes(position.coords(i)):
+                p_v = outcome.chance
+                if outcome.shown == 0 and p_v >= 0.02:
+                    value -= p_v * self._flood_gain(outcome.analysis.position, i)
                 else:
-                    value -= p_v * mover_gain(after)
+                    value -= p_v * mover_gain(outcome.analysis)
         return value
+
+    def _engine_for(self, position: Position) -> Engine:
+        """One engine per game, moved on to each position the player is asked about."""
+        if self._engine is None or self._engine.position.shape != position.shape:
+            self._engine = Engine(position)
+        else:
+            self._engine.update(position)
+        return self._engine
 
     def _flood_gain(self, shown: Position, start: int) -> float:
         """The opponent's gain after a zero at ``start`` floods, on sampled layouts."""

@@ -1,0 +1,107 @@
+"""Time per game of ``best``, this code against another checkout, on the same boards
+under the same machine load.
+
+Two child processes (one per code version, ``--old-src`` on its ``PYTHONPATH``) play
+the seeded games in alternating chunks, so both see the same load over the run; each
+game is timed in CPU seconds of its process (``time.process_time``), which other
+processes on a loaded machine disturb far less than wall time.  Prints per version
+the wins and the median / mean / p95 ms per game, and the games won by one version
+only.
+
+    python benchmarks/best_speed.py --old-src /work/main/src --games 2000 --seed 2026
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+CHILD = r"""
+import json, sys, time
+from minesolver.play import play_game
+
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+rules = Rules.from_string(sys.argv[1])
+strategy = find_strategy(sys.argv[2])
+play_game(rules, strategy, seed=1)  # warm-up: imports, compiled kernel
+for line in sys.stdin:
+    out = []
+    for seed in json.loads(line):
+        t = time.process_time()
+        record = play_game(rules, strategy, seed=seed)
+        out.append([seed, record.won, time.process_time() - t])
+    print(json.dumps(out), flush=True)
+"""
+
+
+def child(src: str | None, rules: str, strategy: str) -> subprocess.Popen[str]:
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, rules, strategy],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--old-src", required=True, help="src folder of the other checkout")
+    parser.add_argument("--rules", default="expert")
+    parser.add_argument("--strategy", default="best")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--chunk", type=int, default=50)
+    args = parser.parse_args(argv)
+    from minesolver.rng import derive_seed
+
+    seeds = [derive_seed(args.seed, i) for i in range(args.games)]
+    procs = {"old": child(args.old_src, args.rules, args.strategy),
+             "new": child(None, args.rules, args.strategy)}
+    results: dict[str, dict[int, tuple[bool, float]]] = {"old": {}, "new": {}}
+    for start in range(0, len(seeds), args.chunk):
+        chunk = seeds[start : start + args.chunk]
+        order = ("old", "new") if (start // args.chunk) % 2 == 0 else ("new", "old")
+        for name in order:
+            proc = procs[name]
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(json.dumps(chunk) + "\n")
+            proc.stdin.flush()
+            for seed, won, sec in json.loads(proc.stdout.readline()):
+                results[name][seed] = (won, sec)
+        done = start + len(chunk)
+        print(f"\r{done}/{len(seeds)} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    for proc in procs.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    print(f"{args.strategy} on {args.rules}, {len(seeds)} seeded games (seed {args.seed}), "
+          "CPU ms per game")
+    for name in ("old", "new"):
+        ms = [results[name][s][1] * 1000 for s in seeds]
+        wins = sum(results[name][s][0] for s in seeds)
+        print(f"{name}: {wins} won; median {statistics.median(ms):.1f}, "
+              f"mean {statistics.mean(ms):.1f}, p95 {percentile(ms, 95):.1f}")
+    old_only = sum(1 for s in seeds if results["old"][s][0] and not results["new"][s][0])
+    new_only = sum(1 for s in seeds if results["new"][s][0] and not results["old"][s][0])
+    print(f"won by old only: {old_only}, by new only: {new_only}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""Joining independent fronts through the total mine count.
+
+If the fronts hold ``t`` mines, the ``O`` off-front cells hold the other ``R - t``
+in ``comb(O, R - t)`` ways.  For every front, the weight of everything else as a
+function of its own mine count is a correlation of the other fronts' product with
+these binomials (prefix products and suffix "tails").
+
+>>> outside_weights(5, 3, 4)
+[10, 10, 5, 1, 0]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+__all__ = ["Binomials", "density_weights", "front_weights", "objects", "outside_weights"]
+
+
+class Binomials:
+    """``comb(n, r)`` remembered, and reached from a remembered neighbour in a few exact
+    steps of one multiplication and one division by small integers each.
+
+    A 1000x1000 board's off-front cells make ``comb(850000, 150000)``, a number of
+    600,000 bits that ``math.comb`` takes most of a second to build; the next position
+    (a move, a hypothesis) needs a binomial a few steps away from it.
+
+    >>> b = Binomials()
+    >>> b.comb(10, 4), b.comb(12, 3), b.comb(12, 3) == comb(12, 3)
+    (210, 220, True)
+    """
+
+    def __init__(self, keep: int = 8, reach: int = 2048) -> None:
+        self.keep = keep  # binomials remembered
+        self.reach = reach  # most steps taken from one of them
+        self._known: dict[tuple[int, int], int] = {}
+
+    def __getstate__(self) -> dict[str, int]:
+        return {"keep": self.keep, "reach": self.reach}  # travels empty, like the cache
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.__init__(state["keep"], state["reach"])  # type: ignore[misc]
+
+    def comb(self, n: int, r: int) -> int:
+        """``comb(n, r)`` (0 when ``r`` is outside ``0..n``)."""
+        if r < 0 or r > n:
+            return 0
+        got = self._known.get((n, r))
+        if got is not None:
+            return got
+        near = min(
+            self._known, key=lambda k: abs(k[0] - n) + abs(k[1] - r), default=None
+        )
+        if near is None or abs(near[0] - n) + abs(near[1] - r) > self.reach or not (
+            0 < near[1] < near[0] and 0 < r < n
+        ):
+            value = comb(n, r)
+        else:
+            value = self._walk(near, self._known[near], n, r)
+        if len(self._known) >= self.keep:
+            self._known.pop(next(iter(self._known)))
+        self._known[(n, r)] = value
+        return value
+
+    @staticmethod
+    def _walk(start: tuple[int, int], value: int, n: int, r: int) -> int:
+        m, k = start
+        # keep 0 < k < m on the way: move r before n when n shrinks, after when it grows
+        while (m, k) != (n, r):
+            if k < r and k + 1 < m:
+                value = value * (m - k) // (k + 1)  # comb(m, k + 1)
+                k += 1
+            elif k > r:
+                value = value * k // (m - k + 1)  # comb(m, k - 1)
+                k -= 1
+            elif m < n:
+                value = value * (m + 1) // (m + 1 - k)  # comb(m + 1, k)
+                m += 1
+            elif m > n and m - 1 > k:
+                value = value * (m - k) // m  # comb(m - 1, k)
+                m -= 1
+            else:
+                return comb(n, r)
+        return value
+
+
+def outside_weights(
+    n_out: int, remaining: int, total_front: int, binomials: Binomials | None = None
+) -> list[int]:
+    """``w[t] = comb(n_out, remaining - t)`` for ``t`` in ``0..total_front``.
+
+    Consecutive binomials differ by a small ratio, so after one ``comb`` each term
+    costs one multiplication and one exact division.
+
+    >>> outside_weights(5, 3, 4)
+    [10, 10, 5, 1, 0]
+    """
+    w = [0] * (total_front + 1)
+    lo = max(0, remaining - n_out)  # t below this leaves too many mines outside
+    hi = min(total_front, remaining)
+    if lo > hi:
+        return w
+    r = remaining - lo
+    value = binomials.comb(n_out, r) if binomials is not None else comb(n_out, r)
+    w[lo] = value
+    for t in range(lo + 1, hi + 1):
+        # comb(n, r - 1) = comb(n, r) * r / (n - r + 1)
+        value = value * r // (n_out - r + 1)
+        r -= 1
+        w[t] = value
+    return w
+
+
+def density_weights(density: Fraction, total_front: int) -> list[int]:
+    """``w[t] = a**t * b**(total_front - t)`` for a prior mine probability ``a / (a + b)``:
+    the relative weight of ``t`` mines on the fronts when cells are independent.
+
+    >>> density_weights(Fraction(1, 4), 2)
+    [9, 3, 1]
+    """
+    a = density.numerator
+    b = density.denominator - a
+    return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
+
+
+def front_weights(
+    polys: list[list[int]], w_out: list[int]
+) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray]]:
+    """Join the fronts through the mine count.
+
+    Returns ``(g, product, tails)``: for each front c, ``g[c][k]`` is the weight of
+    everything else when front c holds k mines,
+    ``g_c[k] = sum_t P_{<c}[t] * T_{>c}[t + k]`` where ``P_{<c}`` is the product of the
+    fronts before ``c`` and ``tails[c + 1][u]`` (``T_{>c}``) the weight of the fronts
+    after ``c`` and the off-front cells when the fronts up to ``c`` hold ``u`` mines;
+    ``product`` is the mine-count polynomial of all fronts together.  The arrays hold
+    Python integers (numpy's loops over object arrays call the same operations
+    without the interpreter between them).
+
+    >>> g, product, _ = front_weights([[1, 2]], [3, 1])
+    >>> g[0].tolist(), product.tolist()
+    ([3, 1], [1, 2])
+    """
+    n = len(polys)
+    arrays = [objects(p) for p in polys]
+    prefixes = [objects([1])]
+    for p in arrays:
+        prefixes.append(np.convolve(prefixes[-1], p))
+    tails = [objects(w_out)]  # tails[j] = T after fronts n-j..n-1 are folded in
+    for p in reversed(arrays):
+        tails.append(_correlate(p, tails[-1], len(tails[-1]) - len(p) + 1))
+    tails.reverse()  # tails[c] = weight given mines in fronts < c
+    gs = []
+    for c in range(n):
+        # T_{>c}: tails[c + 1] indexed by mines in fronts <= c
+        gs.append(_correlate(prefixes[c], tails[c + 1], len(polys[c])))
+    return gs, prefixes[n], tails
+
+
+def _correlate(a: np.ndarray, t: np.ndarray, length: int) -> np.ndarray:
+    """``out[u] = sum_m a[m] * t[u + m]`` for ``u`` in ``range(length)`` (``t`` is
+    taken as zero past its end)."""
+    need = len(a) + length - 1
+    if len(t) < need:
+        t = np.concatenate([t, objects([0] * (need - len(t)))])
+    out: np.ndarray = np.correlate(t[:need], a, "valid")
+    return out
+
+
+def objects(values: list[int]) -> np.ndarray:
+    """A 1-D numpy array of Python integers (exact, any size).
+
+    >>> objects([2**70, 1]).tolist()
+    [1180591620717411303424, 1]
+    """
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out

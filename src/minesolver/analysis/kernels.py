@@ -1,0 +1,220 @@
+"""Compiled counting of small hard fronts (numba), behind the plain-Python reference.
+
+:func:`~.counting.count_front` is the reference: exact Python integers, any front.
+Most fronts of the boards people play are small and have exact clues; for those
+every count fits in a 64-bit integer (a front of ``n`` cells has at most ``2**n``
+layouts, and the per-box totals at most 8 times that), so the same dynamic
+programme runs compiled, on arrays, with no loss of exactness.  Every front that a
+board needs counted goes to the kernel in one call (:func:`count_fronts`).
+
+Which path runs is chosen by the environment variable ``MINESOLVER_KERNELS``:
+``python`` (the reference only), ``numba`` (compiled; an error if numba is not
+installed) or ``auto`` (the default: compiled when numba is installed and the batch
+has a front of at least :data:`AUTO_MIN_CELLS` cells; smaller fronts count about as
+fast in Python, and a process that only meets those never imports numba).  numba is
+an optional dependency (``pip install minesolver[fast]``); it is imported on first
+use, and the kernel is compiled once and cached on disk.  The tests require both
+paths to give the same integers on the oracle and the fixtures.
+
+>>> from minesolver.position import Position
+>>> from .fronts import split_fronts
+>>> from .system import build_system
+>>> fronts, _ = split_fronts(build_system(Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")))
+>>> [c.poly for c in count_fronts(fronts, kernel="python")]
+[[0, 0, 3, 12, 1]]
+>>> compiled = count_fronts(fronts)  # numba when installed: the same integers
+>>> [c.poly for c in compiled]
+[[0, 0, 3, 12, 1]]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Literal
+
+import numpy as np
+
+from ..errors import InconsistentPositionError, OptionError
+from .counting import FrontCount, count_front, name_clues
+from .fronts import Front
+
+__all__ = ["KERNELS", "Kernel", "compiled_available", "count_fronts", "kernel_in_use"]
+
+Kernel = Literal["python", "numba", "auto"]
+KERNELS: tuple[Kernel, ...] = ("python", "numba", "auto")
+
+# fronts the compiled path takes: exact clues, at most this many cells (so every
+# count fits in an int64 with room for the per-box totals), at most 15 clues open
+# at once (4 bits each in one 64-bit state)
+_MAX_CELLS = 58
+_MAX_OPEN = 15
+# ``auto`` goes compiled only for a batch with a front at least this large
+AUTO_MIN_CELLS = 16
+
+_compiled: Callable[..., Any] | None = None
+_tried = False
+
+
+def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
+    """The path that runs: ``kernel``, else ``MINESOLVER_KERNELS``, else ``auto``.
+
+    >>> kernel_in_use("python")
+    'python'
+    """
+    choice = _choice(kernel)
+    if choice == "python":
+        return "python"
+    if compiled_available():
+        return "numba"
+    if choice == "numba":
+        raise OptionError("MINESOLVER_KERNELS=numba needs numba: pip install minesolver[fast]")
+    return "python"
+
+
+def _choice(kernel: Kernel | None) -> Kernel:
+    choice = kernel or os.environ.get("MINESOLVER_KERNELS", "auto").strip().lower() or "auto"
+    if choice not in KERNELS:
+        raise OptionError(
+            f"MINESOLVER_KERNELS={choice!r}: expected one of {', '.join(KERNELS)}"
+        )
+    return choice
+
+
+def compiled_available() -> bool:
+    """Whether numba is installed (and the kernel compiled: done on the first call)."""
+    global _compiled, _tried
+    if not _tried:
+        _tried = True
+        try:
+            from ._compiled import count_many
+        except ImportError:
+            return False
+        _compiled = count_many
+        _warm_up()
+    return _compiled is not None
+
+
+def count_fronts(fronts: list[Front], *, kernel: Kernel | None = None) -> list[FrontCount]:
+    """Count every front; the small hard ones in one compiled call when it runs.
+
+    Raises what :func:`~.counting.count_front` raises.
+    """
+    choice = _choice(kernel)
+    if (
+        not fronts
+        or choice == "python"
+        # small fronts count about as fast in Python: a process that only meets those
+        # (a small board, the web app's sandbox) never imports numba
+        or (choice == "auto" and max(f.size for f in fronts) < AUTO_MIN_CELLS)
+        or kernel_in_use(choice) == "python"
+    ):
+        return [count_front(f) for f in fronts]
+    out: list[FrontCount | None] = [None] * len(fronts)
+    batch: list[tuple[int, Front, tuple[np.ndarray, ...]]] = []
+    for i, front in enumerate(fronts):
+        plan = _plan(front)
+        if plan is None:
+            out[i] = count_front(front)
+        else:
+            batch.append((i, front, plan))
+    if batch:
+        for (i, _, _), count in zip(batch, _run(batch), strict=True):
+            out[i] = count
+    return [c for c in out if c is not None]
+
+
+def _plan(front: Front) -> tuple[np.ndarray, ...] | None:
+    """The front as the kernel's arrays, or ``None`` when it must be counted in Python.
+
+    Per box: its size; per (box, clue) pair, in box order: the clue's 4-bit slot, its
+    need, its capacity in the boxes after this one, and whether it closes here.
+    """
+    boxes = front.boxes
+    clues = front.clues
+    if len(boxes) == 1 or front.size > _MAX_CELLS or any(c.factor is not None for c in clues):
+        return None
+    first, last = front.spans()
+    capacity = [len(c.cells) for c in clues]
+    free: list[int] = []
+    slot_of: dict[int, int] = {}
+    next_slot = 0
+    sizes, ptr, shifts, needs, caps, closes = [], [0], [], [], [], []
+    for i, box in enumerate(boxes):
+        for k in box.clues:
+            if first[k] == i:
+                if free:
+                    slot_of[k] = free.pop()
+                else:
+                    slot_of[k] = next_slot
+                    next_slot += 1
+                    if next_slot > _MAX_OPEN:
+                        return None
+        sizes.append(box.size)
+        for k in box.clues:
+            capacity[k] -= box.size
+            shifts.append(4 * slot_of[k])
+            needs.append(clues[k].need)
+            caps.append(capacity[k])
+            closes.append(last[k] == i)
+        ptr.append(len(shifts))
+        for k in box.clues:
+            if last[k] == i:
+                free.append(slot_of.pop(k))
+    i64 = np.int64
+    return (
+        np.array(sizes, dtype=i64),
+        np.array(ptr, dtype=i64),
+        np.array(shifts, dtype=i64),
+        np.array(needs, dtype=i64),
+        np.array(caps, dtype=i64),
+        np.array(closes, dtype=np.bool_),
+    )
+
+
+def _run(batch: list[tuple[int, Front, tuple[np.ndarray, ...]]]) -> list[FrontCount]:
+    assert _compiled is not None
+    # the fronts one after the other: offsets into the concatenated arrays
+    box_at = np.cumsum([0] + [len(plan[0]) for _, _, plan in batch]).astype(np.int64)
+    pair_at = np.cumsum([0] + [len(plan[2]) for _, _, plan in batch]).astype(np.int64)
+    ptrs = np.concatenate(
+        [plan[1][:-1] + pair_at[j] for j, (_, _, plan) in enumerate(batch)] + [pair_at[-1:]]
+    )
+    cells = np.array([front.size for _, front, _ in batch], dtype=np.int64)
+    parts = [np.concatenate([plan[n] for _, _, plan in batch]) for n in (0, 2, 3, 4, 5)]
+    polys, marks, failed = _compiled(box_at, ptrs, cells, *parts)
+    out = []
+    poly_at = 0
+    for j, (_, front, _) in enumerate(batch):
+        width = int(cells[j]) + 1
+        if failed[j] >= 0:
+            box = front.boxes[int(failed[j])]
+            raise InconsistentPositionError(
+                f"no layout meets {name_clues(front, box.clues)}",
+                front.coords(front.clues[box.clues[0]].at),
+            )
+        poly = polys[poly_at : poly_at + width].tolist()
+        while poly and not poly[-1]:
+            poly.pop()
+        if not poly:
+            raise InconsistentPositionError(
+                f"no layout meets {name_clues(front, list(range(len(front.clues))))}",
+                front.coords(front.clues[0].at),
+            )
+        rows = marks[box_at[j] : box_at[j + 1], : len(poly)].tolist()
+        out.append(FrontCount.compiled(front, poly, rows))
+        poly_at += width
+    return out
+
+
+def _warm_up() -> None:
+    """Compile (or load from the disk cache) the kernel on a two-box front."""
+    from .fronts import Box
+
+    assert _compiled is not None
+    from .system import Clue
+
+    front = Front([Box([0], [0]), Box([1], [0])], [Clue(2, [0, 1], 1)], 3)
+    plan = _plan(front)
+    assert plan is not None
+    _run([(0, front, plan)])
