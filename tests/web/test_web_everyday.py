@@ -8,6 +8,7 @@ Debian's chromium through playwright, one of each per module).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,18 @@ def pixel(page: Any, board: str, row: int, col: int, dx: float = 0.15, dy: float
         }""",
         [board, row, col, dx, dy],
     )
+    return colour
+
+
+def settled_pixel(page: Any, board: str, row: int, col: int, expected: str) -> str:
+    """The cell's colour once the board shows ``expected`` (or after 5 s, the colour it
+    shows then): the status can say 'ok' for the previous position a moment before the
+    board is redrawn for the new one."""
+    deadline = time.monotonic() + 5.0
+    colour = pixel(page, board, row, col)
+    while colour != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        colour = pixel(page, board, row, col)
     return colour
 
 
@@ -400,9 +413,11 @@ def test_a_colour_blind_safe_palette_from_the_server(page: Any) -> None:
     page.fill("#analyse-text", "3x1x1\nH1H\n")  # each covered cell: exactly 50%
     page.click("#analyse-go")
     page.wait_for_function("document.querySelector('#analyse-status').dataset.state === 'ok'")
-    assert pixel(page, "#analyse-board", 0, 0) == scale_table("heat")[50]
+    heat = scale_table("heat")[50]
+    assert settled_pixel(page, "#analyse-board", 0, 0, heat) == heat
     page.select_option("#palette", "colour-blind")
-    assert pixel(page, "#analyse-board", 0, 0) == scale_table("colour-blind")[50]
+    blind = scale_table("colour-blind")[50]
+    assert settled_pixel(page, "#analyse-board", 0, 0, blind) == blind
     page.reload()  # the choice is remembered
     page.wait_for_selector("body[data-ready=true]")
     assert page.input_value("#palette") == "colour-blind"
