@@ -194,7 +194,8 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     clues = front.clues
     if len(boxes) == 1:
         return _count_one_box(front)
-    first, last = front.spans()
+    _, last = front.spans()
+    box_slots, _ = front.slots()
     # capacity of each clue in boxes after step i, tracked as we go
     capacity = [len(c.cells) for c in clues]
 
@@ -206,10 +207,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     fb = _bytes_for(bound_bits)
     shift_unit = 8 * fb
 
-    free_slots: list[int] = []
     used_bytes = 0
-    next_slot = 0
-    slot_of: dict[int, int] = {}
     table: dict[int, int] = {0: 1}
     tables: list[dict[int, int]] = []
     moves: list[list[_Transition]] = []
@@ -217,18 +215,11 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     for i, box in enumerate(boxes):
         size = box.size
         placed += size
-        for k in box.clues:
-            if first[k] == i:
-                if free_slots:
-                    slot_of[k] = free_slots.pop()
-                else:
-                    slot_of[k] = next_slot
-                    next_slot += 1
         inc = 0
         hard: list[tuple[int, int, int, bool]] = []
         soft: list[tuple[int, tuple[int, ...], bool]] = []
         for k in box.clues:
-            shift = _SLOT * slot_of[k]
+            shift = _SLOT * box_slots[i][k]
             inc += 1 << shift
             capacity[k] -= size
             closes = last[k] == i
@@ -274,9 +265,6 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
                     used_bytes + 120 * len(step_moves) + len(out) * (100 + fb * placed) > limit
                 ):  # stop while growing, not after the step has taken the memory
                     raise _too_wide(front, limit)
-        for k in box.clues:
-            if last[k] == i:
-                free_slots.append(slot_of.pop(k))
         tables.append(table)
         moves.append(step_moves)
         # what this step keeps alive: packed polynomials and transitions

@@ -64,6 +64,30 @@ class Front:
                 last[k] = i
         return first, last
 
+    def slots(self) -> tuple[list[dict[int, int]], int]:
+        """For each box (in counting order), the slot of each clue it sees, and how many
+        slots there are: a clue holds its slot from its first box to its last, then
+        frees it for a later clue (the counting packs one clue's tally per slot).
+        """
+        first, last = self.spans()
+        free: list[int] = []
+        slot_of: dict[int, int] = {}
+        used = 0
+        out: list[dict[int, int]] = []
+        for i, box in enumerate(self.boxes):
+            for k in box.clues:
+                if first[k] == i:
+                    if free:
+                        slot_of[k] = free.pop()
+                    else:
+                        slot_of[k] = used
+                        used += 1
+            out.append({k: slot_of[k] for k in box.clues})
+            for k in box.clues:
+                if last[k] == i:
+                    free.append(slot_of.pop(k))
+        return out, used
+
     def width(self) -> int:
         """Most clues open at once along the box order (the counting's width)."""
         first, last = self.spans()

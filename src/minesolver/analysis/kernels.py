@@ -134,33 +134,21 @@ def _plan(front: Front) -> tuple[np.ndarray, ...] | None:
     clues = front.clues
     if len(boxes) == 1 or front.size > _MAX_CELLS or any(c.factor is not None for c in clues):
         return None
-    first, last = front.spans()
+    _, last = front.spans()
+    box_slots, used = front.slots()
+    if used > _MAX_OPEN:
+        return None
     capacity = [len(c.cells) for c in clues]
-    free: list[int] = []
-    slot_of: dict[int, int] = {}
-    next_slot = 0
     sizes, ptr, shifts, needs, caps, closes = [], [0], [], [], [], []
     for i, box in enumerate(boxes):
-        for k in box.clues:
-            if first[k] == i:
-                if free:
-                    slot_of[k] = free.pop()
-                else:
-                    slot_of[k] = next_slot
-                    next_slot += 1
-                    if next_slot > _MAX_OPEN:
-                        return None
         sizes.append(box.size)
         for k in box.clues:
             capacity[k] -= box.size
-            shifts.append(4 * slot_of[k])
+            shifts.append(4 * box_slots[i][k])
             needs.append(clues[k].need)
             caps.append(capacity[k])
             closes.append(last[k] == i)
         ptr.append(len(shifts))
-        for k in box.clues:
-            if last[k] == i:
-                free.append(slot_of.pop(k))
     i64 = np.int64
     return (
         np.array(sizes, dtype=i64),
