@@ -52,12 +52,6 @@ def child(src: str | None, rules: str, strategy: str) -> subprocess.Popen[str]:
     )
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old-src", required=True, help="src folder of the other checkout")
@@ -67,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--chunk", type=int, default=50)
     args = parser.parse_args(argv)
+    from minesolver.bench.stats import percentile
     from minesolver.rng import derive_seed
 
     seeds = [derive_seed(args.seed, i) for i in range(args.games)]

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
+from minesolver.bench.stats import percentile
 from minesolver.codes import COVERED
 from minesolver.rng import SplitMix64, derive_seed
 
@@ -53,13 +54,6 @@ def best_time(position: Position, repeat: int) -> tuple[float, Analysis]:
         best = min(best, time.perf_counter() - start)
     assert analysis is not None
     return best, analysis
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100)."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))  # ceil
-    return ordered[int(rank) - 1]
 
 
 # ---------------------------------------------------------------------- positions

@@ -23,7 +23,7 @@ import sqlite3
 import statistics
 import sys
 
-from minesolver.bench.stats import mcnemar
+from minesolver.bench.stats import mcnemar, percentile
 
 
 def load(path: str, run: str, strategy: str) -> dict[int, tuple[str, bool, float]]:
@@ -34,12 +34,6 @@ def load(path: str, run: str, strategy: str) -> dict[int, tuple[str, bool, float
             (run, strategy),
         ).fetchall()
     return {int(i): (str(seed), bool(won), float(sec)) for i, seed, won, sec in rows}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["Mcnemar", "mcnemar", "wilson"]
+__all__ = ["Mcnemar", "mcnemar", "percentile", "wilson"]
 
 Z95 = 1.959963984540054
 
@@ -89,3 +89,16 @@ def _binomial_two_sided(k: int, n: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(k + 1))
     return float(min(1.0, 2 * tail / 2**n))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile (``q`` in 0..100) of ``values``.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 95)
+    5.0
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 50)
+    3.0
+    """
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil
+    return ordered[int(rank) - 1]
