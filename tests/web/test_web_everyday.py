@@ -258,9 +258,12 @@ def test_boards_and_tabs_are_played_from_the_keyboard(page: Any) -> None:
     page.keyboard.press("ArrowRight")
     assert page.evaluate("location.hash") == "#watch"
     assert page.evaluate("document.activeElement.id") == "tab-watch"
+    page.wait_for_selector("#watch", state="visible")  # shown on 'hashchange'
     assert page.locator("#watch").is_visible() and not page.locator("#play").is_visible()
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("location.hash") == "#play"
+    # the tabs are redrawn on 'hashchange', an event that comes a moment after the key
+    page.wait_for_function("document.querySelector('#tab-play').tabIndex === 0")
     assert page.get_attribute("#tab-play", "tabindex") == "0"
     assert page.get_attribute("#tab-watch", "tabindex") == "-1"
 
