@@ -276,17 +276,11 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
         if used_bytes > limit:
             raise _too_wide(front, limit)
         if not out:
-            raise InconsistentPositionError(
-                f"no layout meets {name_clues(front, box.clues)}",
-                front.coords(clues[box.clues[0]].at),
-            )
+            raise no_layout(front, box.clues)
         table = out
     poly = unpack(table.get(0, 0), fb)
     if not any(poly):
-        raise InconsistentPositionError(
-            f"no layout meets {name_clues(front, list(range(len(clues))))}",
-            front.coords(clues[0].at),
-        )
+        raise no_layout(front)
     return FrontCount(front, poly, fb, tables, moves)
 
 
@@ -310,11 +304,17 @@ def _count_one_box(front: Front) -> FrontCount:
     while poly and not poly[-1]:
         poly.pop()
     if not poly:
-        raise InconsistentPositionError(
-            f"no layout meets {name_clues(front, list(range(len(front.clues))))}",
-            front.coords(front.clues[0].at),
-        )
+        raise no_layout(front)
     return FrontCount(front, poly, 0, [], [])
+
+
+def no_layout(front: Front, ks: list[int] | None = None) -> InconsistentPositionError:
+    """The error for a front whose clues ``ks`` (default: all) no layout meets, placed
+    at the first of them."""
+    ks = list(range(len(front.clues))) if ks is None else ks
+    return InconsistentPositionError(
+        f"no layout meets {name_clues(front, ks)}", front.coords(front.clues[ks[0]].at)
+    )
 
 
 def name_clues(front: Front, ks: list[int]) -> str:

@@ -35,8 +35,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import InconsistentPositionError, OptionError
-from .counting import FrontCount, count_front, name_clues
+from ..errors import OptionError
+from .counting import FrontCount, count_front, no_layout
 from .fronts import Front
 
 __all__ = ["KERNELS", "Kernel", "compiled_available", "count_fronts", "kernel_in_use"]
@@ -176,19 +176,12 @@ def _run(batch: list[tuple[int, Front, tuple[np.ndarray, ...]]]) -> list[FrontCo
     for j, (_, front, _) in enumerate(batch):
         width = int(cells[j]) + 1
         if failed[j] >= 0:
-            box = front.boxes[int(failed[j])]
-            raise InconsistentPositionError(
-                f"no layout meets {name_clues(front, box.clues)}",
-                front.coords(front.clues[box.clues[0]].at),
-            )
+            raise no_layout(front, front.boxes[int(failed[j])].clues)
         poly = polys[poly_at : poly_at + width].tolist()
         while poly and not poly[-1]:
             poly.pop()
         if not poly:
-            raise InconsistentPositionError(
-                f"no layout meets {name_clues(front, list(range(len(front.clues))))}",
-                front.coords(front.clues[0].at),
-            )
+            raise no_layout(front)
         rows = marks[box_at[j] : box_at[j + 1], : len(poly)].tolist()
         out.append(FrontCount.compiled(front, poly, rows))
         poly_at += width
