@@ -34,6 +34,7 @@ _WRITE.update({COVERED: "H", FLAG: "F", MINE: "M", BLANK: "."})
 _ASCII = {d: str(d) for d in range(1, 9)}
 _ASCII.update({0: ".", COVERED: "#", FLAG: "F", MINE: "*", BLANK: "-"})
 _MAX_CELLS = 4_000_000 * 4
+_CODES = bytes(range(BLANK + 1))  # every cell code
 
 
 class PositionError(InputError):
@@ -64,7 +65,7 @@ class Position:
                 f"expected {self.width * self.height} cells for a "
                 f"{self.width}x{self.height} board, got {len(self.cells)}"
             )
-        if self.cells and max(self.cells) > BLANK:
+        if self.cells.translate(None, _CODES):  # what is left is no cell code
             raise PositionError(f"unknown cell code {max(self.cells)}")
 
     # ------------------------------------------------------------------ building

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, partial
+from math import log2
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
 from .fronts import Front
-from .joining import Binomials, density_weights, front_weights, objects, outside_weights
+from .joining import ONE, Binomials, Scale, density_weights, front_weights, objects, scaled_weights
 from .state import State, Unit
 from .system import InconsistentPositionError, SoftClue
 
@@ -67,12 +68,14 @@ class Analysis:
     """Exact mine probabilities of a position.
 
     ``solutions`` is the exact number of layouts (weighted by the clues'
-    likelihoods for noisy clues).  Probabilities are exact fractions; ``prob`` is
-    the same as floats, one row per board row.
+    likelihoods for noisy clues): ``weight`` times the common factor ``scale`` the
+    join leaves out (:mod:`.joining`), multiplied out only when asked, as a big
+    board's count has hundreds of thousands of digits.  Probabilities are exact
+    fractions; ``prob`` is the same as floats, one row per board row.
     """
 
     position: Position
-    solutions: int
+    weight: int  # solutions / scale.value()
     seconds: float
     _nums: list[int] = field(repr=False)
     _dens: list[int] = field(repr=False)
@@ -81,10 +84,36 @@ class Analysis:
     # -2 mine (1); a board of a million cells is not walked for every hypothesis
     _grouping: Callable[[], np.ndarray] = field(repr=False)
     _front_data: list[tuple[Front, int, int]] = field(repr=False, default_factory=list)
+    scale: Scale = ONE
+    _binomials: Binomials | None = field(repr=False, compare=False, default=None)
 
     @cached_property
     def _cell_group(self) -> np.ndarray:
         return self._grouping()
+
+    @cached_property
+    def solutions(self) -> int:
+        """The exact number of layouts (a huge integer on a big board).
+
+        >>> analyze(Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")).solutions
+        3
+        """
+        exact = self.weight * self.scale.value(self._binomials)
+        assert exact.denominator == 1, "the layouts' count is a whole number"
+        return exact.numerator
+
+    def solutions_at_most(self, limit: int) -> bool:
+        """Whether :attr:`solutions` is at most ``limit`` (``limit > 0``), without
+        multiplying out a huge count when its size already answers (any ``limit``).
+
+        >>> analyze(Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")).solutions_at_most(2)
+        False
+        """
+        if limit < 1 or not self.weight:
+            return self.weight <= limit
+        if log2(self.weight) + self.scale.log2() > log2(limit) + 8:
+            return False  # 8 bits clear of the float estimate's error
+        return self.solutions <= limit
 
     @property
     def safe_count(self) -> int:
@@ -362,7 +391,16 @@ class Engine:
             except InconsistentPositionError:
                 continue
             num, den = self._scale(v, known, len(unknown), len(around))
-            out.append(Outcome(v, after.solutions * num, before.solutions * den, child))
+            # the common factors left out of both counts, as one small fraction
+            ratio = after.scale.ratio(before.scale)
+            out.append(
+                Outcome(
+                    v,
+                    after.weight * ratio.numerator * num,
+                    before.weight * ratio.denominator * den,
+                    child,
+                )
+            )
         return out
 
     # ------------------------------------------------------------------ inside
@@ -400,9 +438,10 @@ class Engine:
         n_out = position.cells.count(COVERED) - state.settled_count - front_cells
         total_front = sum(len(p) - 1 for p in polys)
         if self.density is None:
-            w_out = outside_weights(n_out, remaining, total_front, self.binomials)
+            least = sum(c.min_mines for c in counts)
+            w_out, scale = scaled_weights(n_out, remaining, least, total_front)
         else:
-            w_out = density_weights(self.density, total_front)
+            w_out, scale = density_weights(self.density, total_front), ONE
         gs, prefix_all, _ = front_weights(polys, w_out)
         pw = prefix_all * objects(w_out)[: len(prefix_all)]
         z = int(pw.sum())
@@ -438,6 +477,8 @@ class Engine:
             sizes,
             partial(_grouping, state, units, n_out),
             [(c.front, c.min_mines, c.max_mines) for c in counts],
+            scale,
+            self.binomials,
         )
 
 

@@ -5,18 +5,37 @@ in ``comb(O, R - t)`` ways.  For every front, the weight of everything else as a
 function of its own mine count is a correlation of the other fronts' product with
 these binomials (prefix products and suffix "tails").
 
+On a big board these binomials are huge (``comb(850000, 150000)`` has 600,000 bits)
+but the ones the fronts can reach share almost all of it: :func:`scaled_weights`
+leaves one common factor (a :class:`Scale`) out, so the join runs on integers of
+about 20 bits per mine the fronts' counts may vary by, and the factor cancels in
+every probability.  :func:`outside_weights` is the plain reference.
+
 >>> outside_weights(5, 3, 4)
 [10, 10, 5, 1, 0]
+>>> w, scale = scaled_weights(5, 3, 1, 4, whole=False)
+>>> w, scale.value(), [x * scale.value() for x in w] == [0, 10, 5, 1, 0]
+([0, 20, 10, 2, 0], Fraction(1, 2), True)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from math import comb, lgamma, log, prod
 
 import numpy as np
 
-__all__ = ["Binomials", "density_weights", "front_weights", "objects", "outside_weights"]
+__all__ = [
+    "ONE",
+    "Binomials",
+    "Scale",
+    "density_weights",
+    "front_weights",
+    "objects",
+    "outside_weights",
+    "scaled_weights",
+]
 
 
 class Binomials:
@@ -66,24 +85,38 @@ class Binomials:
 
     @staticmethod
     def _walk(start: tuple[int, int], value: int, n: int, r: int) -> int:
-        m, k = start
-        # keep 0 < k < m on the way: move r before n when n shrinks, after when it grows
-        while (m, k) != (n, r):
-            if k < r and k + 1 < m:
-                value = value * (m - k) // (k + 1)  # comb(m, k + 1)
-                k += 1
-            elif k > r:
-                value = value * k // (m - k + 1)  # comb(m, k - 1)
-                k -= 1
-            elif m < n:
-                value = value * (m + 1) // (m + 1 - k)  # comb(m + 1, k)
-                m += 1
-            elif m > n and m - 1 > k:
-                value = value * (m - k) // m  # comb(m - 1, k)
-                m -= 1
-            else:
-                return comb(n, r)
+        steps = _steps(start, (n, r))
+        if steps is None:
+            return comb(n, r)
+        for mul, div in steps:
+            value = value * mul // div
         return value
+
+
+def _steps(start: tuple[int, int], end: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """The small factors ``(mul, div)`` taking ``comb(*start)`` to ``comb(*end)`` one
+    step at a time, each division exact (``None`` when a step would leave
+    ``0 < k < m``)."""
+    m, k = start
+    n, r = end
+    out = []
+    # keep 0 < k < m on the way: move r before n when n shrinks, after when it grows
+    while (m, k) != (n, r):
+        if k < r and k + 1 < m:
+            out.append((m - k, k + 1))  # comb(m, k + 1)
+            k += 1
+        elif k > r:
+            out.append((k, m - k + 1))  # comb(m, k - 1)
+            k -= 1
+        elif m < n:
+            out.append((m + 1, m + 1 - k))  # comb(m + 1, k)
+            m += 1
+        elif m > n and m - 1 > k:
+            out.append((m - k, m))  # comb(m - 1, k)
+            m -= 1
+        else:
+            return None
+    return out
 
 
 def outside_weights(
@@ -111,6 +144,93 @@ def outside_weights(
         r -= 1
         w[t] = value
     return w
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The factor :func:`scaled_weights` leaves out of the off-front weights:
+    ``comb(n_out, low) / ((low + 1) * (low + 2) * ... * high)``.
+
+    >>> Scale(5, 0, 2).value(), Scale(5, 1, 2).ratio(Scale(4, 1, 1))
+    (Fraction(1, 2), Fraction(5, 8))
+    """
+
+    n_out: int
+    low: int  # fewest mines the off-front cells can hold
+    high: int  # most
+
+    def value(self, binomials: Binomials | None = None) -> Fraction:
+        """The factor, exactly (a huge binomial on a big board: remembered by
+        ``binomials``)."""
+        top = comb(self.n_out, self.low) if binomials is None else binomials.comb(
+            self.n_out, self.low
+        )
+        return Fraction(top, _rising(self.low + 1, self.high))
+
+    def ratio(self, other: Scale, reach: int = 4096) -> Fraction:
+        """``self.value() / other.value()``, in small steps when the binomials are near."""
+        start, end = (other.n_out, other.low), (self.n_out, self.low)
+        near = abs(start[0] - end[0]) + abs(start[1] - end[1]) <= reach
+        steps = _steps(start, end) if near else None
+        if steps is None:
+            return self.value() / other.value()
+        num = den = 1
+        for mul, div in steps:
+            num *= mul
+            den *= div
+        return Fraction(
+            num * _rising(other.low + 1, other.high), den * _rising(self.low + 1, self.high)
+        )
+
+    def log2(self) -> float:
+        """``log2(self.value())``, approximately (a float; no huge integers)."""
+        n, lo, hi = self.n_out, self.low, self.high
+        nats = lgamma(n + 1) - lgamma(lo + 1) - lgamma(n - lo + 1) - lgamma(hi + 1) + lgamma(lo + 1)
+        return nats / log(2)
+
+
+ONE = Scale(0, 0, 0)  # the factor 1: weights left whole
+
+
+def _rising(first: int, last: int) -> int:
+    return prod(range(first, last + 1))
+
+
+def scaled_weights(
+    n_out: int, remaining: int, least: int, total_front: int, *, whole: bool | None = None
+) -> tuple[list[int], Scale]:
+    """The off-front weights for front mine counts ``t`` in ``least..total_front`` up
+    to one common factor: ``comb(n_out, remaining - t) = w[t] * scale.value()``
+    (``w[t]`` is 0 below ``least``, where the fronts' product is 0 anyway).
+
+    ``w[t]`` is a product of ``high - low`` integers of at most ``n_out``: small when
+    the fronts' counts vary by little.  When the whole binomials are smaller they are
+    returned with the factor 1 (``whole``: always / never, for the tests).
+
+    >>> scaled_weights(5, 3, 1, 4, whole=False)
+    ([0, 20, 10, 2, 0], Scale(n_out=5, low=0, high=2))
+    >>> scaled_weights(5, 3, 1, 4)  # small enough whole
+    ([10, 10, 5, 1, 0], Scale(n_out=0, low=0, high=0))
+    """
+    w = [0] * (total_front + 1)
+    lo = max(least, remaining - n_out, 0)  # below: too many mines outside
+    hi = min(total_front, remaining)
+    if lo > hi:
+        return w, ONE
+    low, high = remaining - hi, remaining - lo
+    if whole is None:  # bits of the scaled weights against the whole binomials'
+        whole = (high - low) * log(max(2, n_out)) >= Scale(n_out, low, low).log2() * log(2)
+    if whole:
+        return outside_weights(n_out, remaining, total_front), ONE
+    # r = remaining - t mines outside: w = prod(n_out - j + 1, j = low+1..r) * prod(r+1..high)
+    left = [1] * (high - low + 1)
+    for r in range(low, high):
+        left[r - low + 1] = left[r - low] * (n_out - r)
+    right = 1
+    for r in range(high, low - 1, -1):
+        w[remaining - r] = left[r - low] * right
+        right *= r
+    return w, Scale(n_out, low, high)
 
 
 def density_weights(density: Fraction, total_front: int) -> list[int]:

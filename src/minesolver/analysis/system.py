@@ -79,12 +79,15 @@ def build_system(
     *,
     soft: SoftClue | None = None,
     propagate: bool = True,
+    off_front: bool = True,
 ) -> System:
     """Turn ``position`` into clues over unknown cells, settling the trivial ones.
 
     ``soft(shown, known_mines_around, unknown_around, neighbours_total)`` makes a
     clue noisy (see :mod:`minesolver.variants.noisy`).  Raises
-    :class:`InconsistentPositionError` when a clue cannot be met.
+    :class:`InconsistentPositionError` when a clue cannot be met.  With
+    ``off_front=False``, ``unknown`` lists only the cells next to a clue (what the
+    cheap deductions need; a big board has a million others).
 
     >>> s = build_system(Position.from_text("3x1x1\\n1HH\\n"))
     >>> s.settled_mines, s.unknown, s.remaining
@@ -100,9 +103,11 @@ def build_system(
             f"{position.mines} mines"
         )
     clues = raw_clues(position, clue_cells(position, soft is not None), soft)
-    unknown_all: list[int] = np.flatnonzero(
-        np.frombuffer(cells, dtype=np.uint8) == COVERED
-    ).tolist()
+    unknown_all: list[int] = (
+        np.flatnonzero(np.frombuffer(cells, dtype=np.uint8) == COVERED).tolist()
+        if off_front
+        else sorted({x for clue in clues for x in clue.cells})
+    )
     system = System(w, h, unknown_all, clues, remaining)
     if propagate:
         run_trivial_rules(system)

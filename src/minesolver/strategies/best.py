@@ -110,7 +110,7 @@ class Best(Strategy):
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
-        if exact_clues and self.endgame and analysis.solutions <= self.endgame_layouts:
+        if exact_clues and self.endgame and analysis.solutions_at_most(self.endgame_layouts):
             result = best_endgame_move(position, max_layouts=self.endgame_layouts)
             if result is not None:
                 return [
