@@ -246,3 +246,22 @@ def test_unwritable_log_is_one_line(tmp_path):
     missing = tmp_path / "no" / "such" / "dir" / "game.jsonl"
     assert_one_error_line(run_cli("play", "--rules", "beginner", "--seed", "1", "--log",
                                   str(missing)))
+
+
+def test_engine_workers_play_the_same_game():
+    """Counting on two threads changes nothing a game records but its time."""
+    games = []
+    for workers in ("1", "2"):
+        result = run_cli("play", "--json", "--rules", "40x40x300", "--seed", "4",
+                         "--engine-workers", workers)
+        assert result.returncode == 0, result.stderr
+        record = json.loads(result.stdout)
+        record.pop("seconds")
+        games.append(record)
+    assert games[0] == games[1]
+
+
+@pytest.mark.parametrize("value", ["0", "65", "two"])
+def test_bad_engine_workers_is_one_error_line(value):
+    result = run_cli("play", "--rules", "beginner", "--engine-workers", value)
+    assert_one_error_line(result, "--engine-workers")

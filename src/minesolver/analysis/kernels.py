@@ -11,7 +11,12 @@ Which path runs is chosen by the environment variable ``MINESOLVER_KERNELS``:
 ``python`` (the reference only), ``numba`` (compiled; an error if numba is not
 installed) or ``auto`` (the default: compiled when numba is installed and the batch
 has a front of at least :data:`AUTO_MIN_CELLS` cells; smaller fronts count about as
-fast in Python, and a process that only meets those never imports numba).  numba is
+fast in Python, and a process that only meets those never imports numba).
+
+``MINESOLVER_ENGINE_WORKERS`` (``minesolver play --engine-workers``; default 1)
+splits a compiled batch of at least :data:`PARALLEL_MIN_BOXES` boxes over that many
+threads: the kernel releases the GIL, so the fronts of one position count on
+several cores at once.  The fronts and their counts are the same either way.  numba is
 an optional dependency (``pip install minesolver[fast]``); it is imported on first
 use, and the kernel is compiled once and cached on disk.  The tests require both
 paths to give the same integers on the oracle and the fixtures.
@@ -31,15 +36,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
 
-from ..errors import OptionError
+from ..errors import InputError, OptionError
 from .counting import FrontCount, count_front, no_layout
 from .fronts import Front
 
-__all__ = ["KERNELS", "Kernel", "compiled_available", "count_fronts", "kernel_in_use"]
+__all__ = [
+    "KERNELS",
+    "PARALLEL_MIN_BOXES",
+    "WORKERS_ENV",
+    "Kernel",
+    "compiled_available",
+    "count_fronts",
+    "engine_workers",
+    "kernel_in_use",
+]
 
 Kernel = Literal["python", "numba", "auto"]
 KERNELS: tuple[Kernel, ...] = ("python", "numba", "auto")
@@ -52,8 +67,33 @@ _MAX_OPEN = 15
 # ``auto`` goes compiled only for a batch with a front at least this large
 AUTO_MIN_CELLS = 16
 
+# a compiled batch goes to several threads only with at least this many boxes: below,
+# handing it out costs more than it saves (benchmarks/huge_board.py --threshold)
+PARALLEL_MIN_BOXES = 4000
+WORKERS_ENV = "MINESOLVER_ENGINE_WORKERS"
+MAX_ENGINE_WORKERS = 64
+
 _compiled: Callable[..., Any] | None = None
 _tried = False
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def engine_workers(workers: int | None = None) -> int:
+    """Threads that count one position's fronts: ``workers``, else
+    ``MINESOLVER_ENGINE_WORKERS``, else 1.
+
+    >>> engine_workers(2)
+    2
+    """
+    if workers is None:
+        text = os.environ.get(WORKERS_ENV, "").strip() or "1"
+        try:
+            workers = int(text)
+        except ValueError:
+            raise OptionError(f"{WORKERS_ENV}={text!r}: expected a whole number") from None
+    if not 1 <= workers <= MAX_ENGINE_WORKERS:
+        raise OptionError(f"engine workers must be 1 to {MAX_ENGINE_WORKERS}, got {workers}")
+    return workers
 
 
 def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
@@ -95,8 +135,11 @@ def compiled_available() -> bool:
     return _compiled is not None
 
 
-def count_fronts(fronts: list[Front], *, kernel: Kernel | None = None) -> list[FrontCount]:
-    """Count every front; the small hard ones in one compiled call when it runs.
+def count_fronts(
+    fronts: list[Front], *, kernel: Kernel | None = None, workers: int | None = None
+) -> list[FrontCount]:
+    """Count every front; the small hard ones in one compiled call when it runs (split
+    over :func:`engine_workers` threads when the batch is large).
 
     Raises what :func:`~.counting.count_front` raises.
     """
@@ -119,8 +162,37 @@ def count_fronts(fronts: list[Front], *, kernel: Kernel | None = None) -> list[F
         else:
             batch.append((i, front, plan))
     if batch:
-        for (i, _, _), count in zip(batch, _run(batch), strict=True):
+        for (i, _, _), count in zip(batch, _run_split(batch, engine_workers(workers)),
+                                    strict=True):
             out[i] = count
+    return [c for c in out if c is not None]
+
+
+def _run_split(
+    batch: list[tuple[int, Front, tuple[np.ndarray, ...]]], workers: int
+) -> list[FrontCount]:
+    """:func:`_run` on the batch, in parts on ``workers`` threads when it is large."""
+    boxes = sum(len(plan[0]) for _, _, plan in batch)
+    if workers == 1 or len(batch) == 1 or boxes < PARALLEL_MIN_BOXES:
+        return _run(batch)
+    # the largest fronts first, each to the least loaded part (boxes stand in for work)
+    parts: list[list[int]] = [[] for _ in range(min(workers, len(batch)))]
+    load = [0] * len(parts)
+    for j in sorted(range(len(batch)), key=lambda j: -len(batch[j][2][0])):
+        k = load.index(min(load))
+        parts[k].append(j)
+        load[k] += len(batch[j][2][0])
+    pool = _pools.get(workers)
+    if pool is None:
+        pool = _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="fronts")
+    try:
+        counted = list(pool.map(_run, [[batch[j] for j in sorted(part)] for part in parts]))
+    except InputError:
+        return _run(batch)  # raise what the serial count raises: its first front that fails
+    out: list[FrontCount | None] = [None] * len(batch)
+    for part, counts in zip(parts, counted, strict=True):
+        for j, count in zip(sorted(part), counts, strict=True):
+            out[j] = count
     return [c for c in out if c is not None]
 
 

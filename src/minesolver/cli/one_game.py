@@ -22,7 +22,14 @@ from ..show.image import board_image, gif_bytes
 from ..show.terminal import board_text
 from ..strategies import STRATEGIES, find_strategy
 from .base import cli, console
-from .options import board_options, json_option, limits_option, read_rules, seed_option
+from .options import (
+    board_options,
+    engine_workers_option,
+    json_option,
+    limits_option,
+    read_rules,
+    seed_option,
+)
 from .printing import print_analysis
 
 __all__ = ["demo_cmd", "play_cmd", "strategies_cmd"]
@@ -112,6 +119,7 @@ def _fan_out(observers: list[Observer]) -> Observer:
               help="Write the play-by-play as JSON lines (minesolver review reads it).")
 @json_option()
 @limits_option(seconds=600.0)
+@engine_workers_option()
 def play_cmd(
     rules: str,
     first_click: str,

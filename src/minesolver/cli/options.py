@@ -3,7 +3,7 @@
 ``--rules`` with ``--first-click``, ``--noise`` and ``--no-guess`` become one
 :class:`~minesolver.rules.Rules`;
 ``--start`` a start; ``--seed`` a seed that fits 64 bits; ``--workers`` a process count
-this machine can run.
+this machine can run; ``--engine-workers`` the threads counting one position.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..analysis.kernels import MAX_ENGINE_WORKERS, WORKERS_ENV
 from ..limits import DEFAULT_MEMORY, limited, parse_size
 from ..noise import NoiseModel, parse_noise
 from ..play import Start, parse_start
@@ -24,6 +25,7 @@ __all__ = [
     "DEFAULT_DB",
     "MAX_WORKERS",
     "db_option",
+    "engine_workers_option",
     "first_click_option",
     "json_option",
     "limits_option",
@@ -180,6 +182,39 @@ def limits_option(seconds: float | None, memory: int | None = DEFAULT_MEMORY) ->
             show_default=seconds is not None,
             help="Stop with an error past this many seconds"
             + ("." if seconds is not None else " (default: no limit)."),
+        )(run)
+        return run  # type: ignore[return-value]
+
+    return apply
+
+
+def engine_workers_option() -> Callable[[F], F]:
+    """``--engine-workers``: threads that count one position's fronts (the command
+    runs with ``MINESOLVER_ENGINE_WORKERS`` set to it; see
+    :mod:`minesolver.analysis.kernels`).
+
+    Put it directly above the command's function.
+    """
+
+    def apply(func: F) -> F:
+        @functools.wraps(func)
+        def run(*args: Any, engine_workers: int | None, **kwargs: Any) -> Any:
+            if engine_workers is None:
+                return func(*args, **kwargs)
+            saved = os.environ.get(WORKERS_ENV)
+            os.environ[WORKERS_ENV] = str(engine_workers)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                if saved is None:
+                    os.environ.pop(WORKERS_ENV, None)
+                else:
+                    os.environ[WORKERS_ENV] = saved
+
+        run = click.option(
+            "--engine-workers", type=click.IntRange(1, MAX_ENGINE_WORKERS), default=None,
+            help=f"Threads counting one position's fronts (default: ${WORKERS_ENV} or 1; "
+            "pays on huge boards only).",
         )(run)
         return run  # type: ignore[return-value]
 
