@@ -128,10 +128,12 @@ class Deducer:
             self.__init__()  # type: ignore[misc]
             at = np.flatnonzero(new <= 8).tolist()
         else:
-            around = position.grid.neighbours
-            for c in changed.tolist():
+            moved = changed.tolist()
+            for c in moved:
                 self._safe_settled -= settled.pop(c, 1) == 0
-            at = sorted({j for c in changed.tolist() for j in (c, *around(c)) if new[j] <= 8})
+            near = {j for row in position.grid.neighbour_rows(moved) for j in row}
+            near.update(moved)
+            at = sorted(j for j in near if new[j] <= 8)
         self._read(position, at)
         self._position = position
 

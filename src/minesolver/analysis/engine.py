@@ -196,6 +196,21 @@ class Analysis:
         out: np.ndarray = np.flatnonzero(certain[self._cell_group + 2])
         return out
 
+    @cached_property
+    def uncertain_mask(self) -> np.ndarray:
+        """Per flat index: whether the cell may be a mine and may be safe (exactly
+        :meth:`is_uncertain`, for the whole board at once).
+
+        >>> analyze(Position.from_text("3x1x1\\nHHH\\n")).uncertain_mask.tolist()
+        [True, True, True]
+        """
+        unsure = np.array(
+            [False, False] + [0 < n < d for n, d in zip(self._nums, self._dens, strict=True)],
+            dtype=bool,
+        )
+        out: np.ndarray = unsure[self._cell_group + 2]
+        return out
+
     def exact(self, index: int) -> tuple[int, int]:
         """``(numerator, denominator)`` of a covered cell's mine probability."""
         g = int(self._cell_group[index])

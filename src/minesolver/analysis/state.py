@@ -131,22 +131,23 @@ class State:
         if len(changed) > len(old) // 4 or bool((new[changed] == COVERED).any()):
             return State.scratch(position, soft, cache)  # many changes, or cells covered again
         cells = position.cells
-        around = position.grid.neighbours
+        rows = position.grid.neighbour_rows
         unit_of = self.unit_of
         touched: set[int] = set()
         clues: set[int] = set()
-        for c in changed.tolist():
+        moved = changed.tolist()
+        for c, around in zip(moved, rows(moved), strict=True):
             if unit_of[c] >= 0:
                 touched.add(int(unit_of[c]))
             if _is_clue(cells[c], soft):
                 clues.add(c)
-            for j in around(c):
+            for j in around:
                 if _is_clue(cells[j], soft):
                     clues.add(j)
-        for a in clues:
+        for a, around in zip(clues, rows(list(clues)), strict=True):
             if unit_of[a] >= 0:
                 touched.add(int(unit_of[a]))
-            for x in around(a):
+            for x in around:
                 if cells[x] == COVERED and unit_of[x] >= 0:
                     touched.add(int(unit_of[x]))
         return self._rebuild(position, clues, touched, soft, cache, changed)

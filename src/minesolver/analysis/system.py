@@ -130,12 +130,9 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
     """
     w = position.width
     cells = position.cells
-    grid = position.grid
-    table = grid.table()
     clues: list[Clue] = []
-    for i in at:
+    for i, around in zip(at, position.grid.neighbour_rows(at), strict=True):
         code = cells[i]
-        around: Sequence[int] = table[i] if table is not None else grid.neighbours(i)
         unknown = []
         flagged = 0
         for j in around:

@@ -287,9 +287,12 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
     def uncertain(j: int) -> bool:
         return cells[j] == COVERED and analysis.is_uncertain(j)
 
-    for i, code in enumerate(cells):
-        if not is_number(code):
-            continue
+    # only numbers with exactly two uncertain cells around can start one (a board of a
+    # million cells is not walked in Python)
+    grid = np.frombuffer(cells, dtype=np.uint8).reshape(position.shape)
+    mask = analysis.uncertain_mask.reshape(position.shape) & (grid == COVERED)
+    starts = np.flatnonzero((grid <= 8) & (neighbour_sum(mask) == 2)).tolist()
+    for i in starts:
         unsure = [j for j in around(i) if uncertain(j)]
         if len(unsure) != 2:
             continue
