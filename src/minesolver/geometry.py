@@ -118,20 +118,30 @@ class Grid:
         table = _table(self.width, self.height)
         if table is not None:
             return [table[i] for i in indices]
+        rows = self.neighbour_array(indices)
+        cut = np.any(rows < 0, axis=1)
+        edge: list[bool] = cut.tolist()
+        return [
+            tuple(j for j in row if j >= 0) if on_edge else tuple(row)
+            for row, on_edge in zip(rows.tolist(), edge, strict=True)
+        ]
+
+    def neighbour_array(self, indices: Sequence[int]) -> np.ndarray:
+        """The cells around each of ``indices`` as rows of 8, in row-major order, ``-1``
+        where a neighbour would be off the board.
+
+        >>> Grid(3, 2).neighbour_array([0]).tolist()
+        [[-1, -1, -1, -1, 1, -1, 3, 4]]
+        """
         w, h = self.width, self.height
-        at = np.asarray(indices, dtype=np.int64)
+        at = np.asarray(indices, dtype=np.int64).reshape(-1)
         r, c = np.divmod(at, w)
-        # row-major order around each cell; -1 where a neighbour is off the board
         dr = np.array([-1, -1, -1, 0, 0, 1, 1, 1])
         dc = np.array([-1, 0, 1, -1, 1, -1, 0, 1])
         rr, cc = r[:, None] + dr, c[:, None] + dc
         off = (rr < 0) | (rr >= h) | (cc < 0) | (cc >= w)
-        rows = np.where(off, -1, at[:, None] + dr * w + dc)
-        edge = off.any(axis=1).tolist()
-        return [
-            tuple(j for j in row if j >= 0) if cut else tuple(row)
-            for row, cut in zip(rows.tolist(), edge, strict=True)
-        ]
+        out: np.ndarray = np.where(off, -1, at[:, None] + dr * w + dc)
+        return out
 
     def _around(self, index: int) -> tuple[int, ...]:
         w, h = self.width, self.height

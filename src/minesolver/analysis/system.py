@@ -131,17 +131,9 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
     w = position.width
     cells = position.cells
     clues: list[Clue] = []
-    for i, around in zip(at, position.grid.neighbour_rows(at), strict=True):
+    for i, (unknown, flagged, degree) in zip(at, _surroundings(position, at), strict=True):
         code = cells[i]
-        unknown = []
-        flagged = 0
-        for j in around:
-            c = cells[j]
-            if c == COVERED:
-                unknown.append(j)
-            elif c in (FLAG, MINE):
-                flagged += 1
-        factor = soft(code, flagged, len(unknown), len(around)) if soft is not None else None
+        factor = soft(code, flagged, len(unknown), degree) if soft is not None else None
         if factor is not None:
             if not any(factor):
                 raise InconsistentPositionError(
@@ -163,6 +155,39 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
         if unknown:
             clues.append(Clue(i, unknown, need))
     return clues
+
+
+def _surroundings(position: Position, at: Sequence[int]) -> list[tuple[list[int], int, int]]:
+    """Per cell of ``at``: its covered neighbours, its flags and known mines around, and
+    how many neighbours it has."""
+    cells = position.cells
+    grid = position.grid
+    table = grid.table()
+    if table is not None or len(at) < 256:  # small: the loop beats building arrays
+        out = []
+        for i in at:
+            around = table[i] if table is not None else grid.neighbours(i)
+            unknown = []
+            flagged = 0
+            for j in around:
+                c = cells[j]
+                if c == COVERED:
+                    unknown.append(j)
+                elif c in (FLAG, MINE):
+                    flagged += 1
+            out.append((unknown, flagged, len(around)))
+        return out
+    rows = grid.neighbour_array(at)
+    on = rows >= 0
+    codes = np.frombuffer(cells, dtype=np.uint8)[np.where(on, rows, 0)]
+    marked = on & ((codes == FLAG) | (codes == MINE))
+    covered = np.where(on & (codes == COVERED), rows, -1).tolist()
+    return [
+        ([j for j in row if j >= 0], flagged, degree)
+        for row, flagged, degree in zip(
+            covered, marked.sum(axis=1).tolist(), on.sum(axis=1).tolist(), strict=True
+        )
+    ]
 
 
 def clue_cells(position: Position, soft: bool) -> list[int]:

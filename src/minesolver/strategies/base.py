@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Literal
 
+import numpy as np
+
 from ..analysis import Analysis, Engine
 from ..analysis.cache import FrontCache
 from ..analysis.counting import FrontCount
@@ -121,10 +123,16 @@ class Strategy(ABC):
         """
         known = self.known_mines
         if known:
-            cells = position.cells
-            changes = [(i, MINE) for i in known if cells[i] == COVERED]
-            if changes:
-                position = position.with_cells(changes)
+            # arrays: a big board's game proves a hundred thousand mines
+            cells = np.frombuffer(position.cells, dtype=np.uint8)
+            at = np.fromiter(known, dtype=np.int64, count=len(known))
+            at = at[cells[at] == COVERED]
+            if len(at):
+                marked = cells.copy()
+                marked[at] = MINE
+                position = Position(
+                    position.width, position.height, position.mines, marked.tobytes()
+                )
         if self._engine is None or self._engine.density != self.density:
             self._engine = Engine(
                 position, noise=self.noise, cache=self.cache, density=self.density
