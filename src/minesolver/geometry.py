@@ -126,7 +126,7 @@ class Grid:
             for row, on_edge in zip(rows.tolist(), edge, strict=True)
         ]
 
-    def neighbour_array(self, indices: Sequence[int]) -> np.ndarray:
+    def neighbour_array(self, indices: Sequence[int] | np.ndarray) -> np.ndarray:
         """The cells around each of ``indices`` as rows of 8, in row-major order, ``-1``
         where a neighbour would be off the board.
 

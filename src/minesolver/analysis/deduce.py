@@ -128,12 +128,11 @@ class Deducer:
             self.__init__()  # type: ignore[misc]
             at = np.flatnonzero(new <= 8).tolist()
         else:
-            moved = changed.tolist()
-            for c in moved:
+            for c in changed.tolist():
                 self._safe_settled -= settled.pop(c, 1) == 0
-            near = {j for row in position.grid.neighbour_rows(moved) for j in row}
-            near.update(moved)
-            at = sorted(j for j in near if new[j] <= 8)
+            around = position.grid.neighbour_array(changed)
+            near = np.unique(np.concatenate([changed, around[around >= 0]]))
+            at = near[new[near] <= 8].tolist()
         self._read(position, at)
         self._position = position
 

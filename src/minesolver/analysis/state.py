@@ -130,26 +130,20 @@ class State:
         changed = np.flatnonzero(old != new)
         if len(changed) > len(old) // 4 or bool((new[changed] == COVERED).any()):
             return State.scratch(position, soft, cache)  # many changes, or cells covered again
-        cells = position.cells
-        rows = position.grid.neighbour_rows
         unit_of = self.unit_of
-        touched: set[int] = set()
-        clues: set[int] = set()
-        moved = changed.tolist()
-        for c, around in zip(moved, rows(moved), strict=True):
-            if unit_of[c] >= 0:
-                touched.add(int(unit_of[c]))
-            if _is_clue(cells[c], soft):
-                clues.add(c)
-            for j in around:
-                if _is_clue(cells[j], soft):
-                    clues.add(j)
-        for a, around in zip(clues, rows(list(clues)), strict=True):
-            if unit_of[a] >= 0:
-                touched.add(int(unit_of[a]))
-            for x in around:
-                if cells[x] == COVERED and unit_of[x] >= 0:
-                    touched.add(int(unit_of[x]))
+        grid = position.grid
+        # the clues next to a change (or changed) and the fronts they and their covered
+        # cells belong to, as arrays: a move on a big board changes thousands of cells
+        around = grid.neighbour_array(changed)
+        near = np.unique(np.concatenate([changed, around[around >= 0]]))
+        code = new[near]
+        at = near[(code <= 8) | ((code == BLANK) if soft is not None else False)]
+        around = grid.neighbour_array(at)
+        seen = around[around >= 0]
+        seen = seen[new[seen] == COVERED]
+        units = unit_of[np.concatenate([changed, at, seen])]
+        touched: set[int] = set(np.unique(units[units >= 0]).tolist())
+        clues: set[int] = set(at.tolist())
         return self._rebuild(position, clues, touched, soft, cache, changed)
 
     def _rebuild(
@@ -209,10 +203,6 @@ class State:
             unit_of[list(unit.cells)] = serial
             unit_of[[c.at for c in unit.clues]] = serial
         return State(position, units, unit_of, settled, settled_mines, settled_count)
-
-
-def _is_clue(code: int, soft: SoftClue | None) -> bool:
-    return code <= 8 or (soft is not None and code == BLANK)
 
 
 def _check_settled(position: Position, changed: np.ndarray, was: np.ndarray) -> int:
