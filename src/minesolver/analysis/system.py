@@ -181,11 +181,14 @@ def _surroundings(position: Position, at: Sequence[int]) -> list[tuple[list[int]
     on = rows >= 0
     codes = np.frombuffer(cells, dtype=np.uint8)[np.where(on, rows, 0)]
     marked = on & ((codes == FLAG) | (codes == MINE))
-    covered = np.where(on & (codes == COVERED), rows, -1).tolist()
+    covered = on & (codes == COVERED)
+    cells_flat: list[int] = rows[covered].tolist()  # row after row, in order
+    ends: list[int] = np.cumsum(covered.sum(axis=1)).tolist()
     return [
-        ([j for j in row if j >= 0], flagged, degree)
-        for row, flagged, degree in zip(
-            covered, marked.sum(axis=1).tolist(), on.sum(axis=1).tolist(), strict=True
+        (cells_flat[end - n : end], flagged, degree)
+        for end, n, flagged, degree in zip(
+            ends, covered.sum(axis=1).tolist(), marked.sum(axis=1).tolist(),
+            on.sum(axis=1).tolist(), strict=True,
         )
     ]
 
