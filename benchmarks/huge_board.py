@@ -9,8 +9,9 @@ median wall time and the largest RSS.  More workers than cores only oversubscrib
 
 ``--threshold`` measures instead where splitting one position's compiled batch over
 two threads starts to pay: the fronts of a real position of such a game, counted in
-batches of growing size with 1 and 2 threads (best of ``--repeat``); the smallest
-batch where 2 threads win is what ``kernels.PARALLEL_MIN_BOXES`` should be.
+batches of growing size with 1 and 2 threads (best of ``--repeat``; a batch larger
+than the position repeats its fronts); the smallest batch where 2 threads win is what
+``kernels.PARALLEL_MIN_BOXES`` should be.
 
     python benchmarks/huge_board.py --seeds 1 2 3 4 5 --workers 1 2 4
     python benchmarks/huge_board.py --threshold
@@ -103,8 +104,8 @@ def threshold(repeat: int, turns: int) -> None:
           f"load {os.getloadavg()}")
     print("fronts | boxes | 1 thread ms | 2 threads ms | ratio")
     size = 4
-    while True:
-        batch = fronts[:size]
+    while size <= 4096:
+        batch = (fronts * (size // len(fronts) + 1))[:size]
         boxes = sum(len(f.boxes) for f in batch)
         best = {}
         for w in (1, 2):
@@ -116,8 +117,6 @@ def threshold(repeat: int, turns: int) -> None:
             best[w] = min(times)
         print(f"{len(batch)} | {boxes} | {best[1] * 1e3:.2f} | {best[2] * 1e3:.2f} |"
               f" {best[1] / best[2]:.2f}", flush=True)
-        if size >= len(fronts):
-            break
         size *= 2
 
 
