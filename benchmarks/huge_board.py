@@ -3,9 +3,11 @@ of threads that count one position's fronts (``--engine-workers``).
 
 Each game is a fresh ``minesolver play`` process (seed-major: the worker counts of a
 seed run one after the other, so they see about the same machine load); prints per
-game the wall seconds, the game's own seconds (``play --json``: without the studies'
-measures), the cells opened and the process's peak RSS, then per worker count the
-median wall time and the largest RSS.  More workers than cores only oversubscribe.
+game the wall seconds, the CPU seconds of its process (user + system: what one core
+spent, which a loaded machine disturbs far less than wall time), the game's own seconds
+(``play --json``: without the studies' measures), the cells opened and the process's
+peak RSS, then per worker count the median and total wall and CPU time and the largest
+RSS.  More workers than cores only oversubscribe.
 
 ``--threshold`` measures instead where splitting one position's compiled batch over
 two threads starts to pay: the fronts of a real position of such a game, counted in
@@ -47,11 +49,12 @@ def play(seed: int, workers: int, rules: str, limit: float) -> dict[str, float]:
         err_file.seek(0)
         out, err = out_file.read(), err_file.read()
     rss_mb = usage.ru_maxrss / 1024
+    cpu = usage.ru_utime + usage.ru_stime  # what one core spent, whatever the load
     if child.returncode != 0:
-        return {"wall": wall, "game": float("nan"), "opened": -1, "rss": rss_mb,
+        return {"wall": wall, "cpu": cpu, "game": float("nan"), "opened": -1, "rss": rss_mb,
                 "error": err.strip().splitlines()[-1] if err.strip() else "failed"}
     record = json.loads(out)
-    return {"wall": wall, "game": record["seconds"], "opened": record["opened"],
+    return {"wall": wall, "cpu": cpu, "game": record["seconds"], "opened": record["opened"],
             "won": record["won"], "rss": rss_mb}
 
 
@@ -62,15 +65,17 @@ def games(seeds: list[int], workers: list[int], rules: str, limit: float) -> Non
         for w in workers:
             got = play(seed, w, rules, limit)
             rows[w].append(got)
-            print(f"seed {seed} workers {w}: wall {got['wall']:.1f} s, game {got['game']:.1f} s,"
+            print(f"seed {seed} workers {w}: wall {got['wall']:.1f} s, CPU {got['cpu']:.1f} s,"
+                  f" game {got['game']:.1f} s,"
                   f" opened {got['opened']}, peak RSS {got['rss']:.0f} MB"
                   + (f", {got['error']}" if "error" in got else ""), flush=True)
     print(f"# load at end: {os.getloadavg()}, cores: {os.cpu_count()}")
-    print("workers | wall s per game (median) | game s (median) | peak RSS MB (max)")
+    print("workers | wall s per game (median, total) | CPU s (median, total) | peak RSS MB")
     for w in workers:
         walls = [r["wall"] for r in rows[w]]
-        plays = [r["game"] for r in rows[w]]
-        print(f"{w} | {statistics.median(walls):.1f} | {statistics.median(plays):.1f} |"
+        cpus = [r["cpu"] for r in rows[w]]
+        print(f"{w} | {statistics.median(walls):.1f}, {sum(walls):.1f} |"
+              f" {statistics.median(cpus):.1f}, {sum(cpus):.1f} |"
               f" {max(r['rss'] for r in rows[w]):.0f}")
 
 
