@@ -30,6 +30,10 @@ their measured effect is in ``docs/benchmarks.md``):
    when within ``cutoff`` of the safest: those with the fewest covered
    neighbours (corners and edges, so more zeros); with ``off_edge`` also cells
    two steps from the open area when within 0.95 of the safest.
+7. **Long-term 50/50s** (``fifty``, default 0: off).  A cell that may be the mine
+   of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
+   multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
+   it is safe): guessing it now takes a coin flip the game would ask for later.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -56,6 +60,7 @@ from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
+from .longterm import fifty_influence
 
 __all__ = ["Best", "forced_guess"]
 
@@ -90,6 +95,7 @@ class Best(Strategy):
         progress: Annotated[float, Range(0.0, 10.0)] = 0.0,
         depth: Annotated[int, Range(1, 4)] = 1,
         breadth: Annotated[int, Range(1, 64)] = 4,
+        fifty: Annotated[float, Range(0.0, 10.0)] = 0.0,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -103,6 +109,7 @@ class Best(Strategy):
         self.progress = progress
         self.depth = depth
         self.breadth = breadth
+        self.fifty = fifty
 
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
@@ -176,19 +183,37 @@ class Best(Strategy):
         if depth < self.depth:  # a nested ply: only the safest few
             candidates = candidates[: self.breadth]
         best: _Scored | None = None
+        top = depth == self.depth
         for cand in candidates:
-            bound = cand.safety * (1.0 + self.progress)  # no score can beat this
+            boost = self._fifty_boost(engine, cand) if top else 1.0
+            bound = cand.safety * (1.0 + self.progress) * boost  # no score can beat this
             if best is not None and not best.dead and bound <= best.score:
                 cand.pruned = True
                 continue
             bar = None if best is None or best.dead else best.score
-            self._score(engine, cand, bar, depth)
+            self._score(engine, cand, None if bar is None else bar / boost, depth)
+            cand.score *= boost
             if cand.pruned:
                 continue
             if best is None or _better(cand, best, self.dead):
                 best = cand
         assert best is not None
         return best
+
+    def _fifty_boost(self, engine: Engine, cand: _Scored) -> float:
+        """``1 + fifty * I / S``: ``I`` the layouts in which the cell is the mine of a
+        50/50 no clue can settle (:func:`.longterm.fifty_influence`), ``S`` those in
+        which it is safe.  Opening it now takes a coin flip the game would ask for
+        later anyway."""
+        if not self.fifty or self.noise is not None:
+            return 1.0
+        influence = fifty_influence(engine, cand.cell)
+        if not influence:
+            return 1.0
+        analysis = engine.analysis
+        mines, den = analysis.exact(cand.cell)
+        safe = analysis.solutions * (den - mines) // den  # exact: counts pass 10**308
+        return 1.0 + self.fifty * influence / safe
 
     def _score(self, engine: Engine, cand: _Scored, bar: float | None, depth: int = 1) -> None:
         left = cand.safety
