@@ -7,7 +7,8 @@ their measured effect is in ``docs/benchmarks.md``):
    before any risk is taken.  Never opens a proven mine.
 2. **Endgame search** (``endgame``).  When at most ``endgame_layouts`` layouts
    remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
-   the highest exact chance of winning, information included.
+   the highest exact chance of winning, information included; past
+   ``endgame_budget`` states it gives up and the rules below choose.
 3. **Forced 50/50s first** (``forced``).  Two cells holding exactly one mine,
    with no other unknown cell around them or their clues, can never be told
    apart: the guess is unavoidable, so it is taken at once (it then costs no
@@ -86,6 +87,7 @@ class Best(Strategy):
         *,
         endgame: bool = True,
         endgame_layouts: Annotated[int, Range(0, 100_000)] = 300,
+        endgame_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,
@@ -100,6 +102,7 @@ class Best(Strategy):
         super().__init__()
         self.endgame = endgame
         self.endgame_layouts = endgame_layouts
+        self.endgame_budget = endgame_budget
         self.forced = forced
         self.lookahead = lookahead
         self.dead = dead
@@ -118,7 +121,9 @@ class Best(Strategy):
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
         if exact_clues and self.endgame and analysis.solutions <= self.endgame_layouts:
-            result = best_endgame_move(position, max_layouts=self.endgame_layouts)
+            result = best_endgame_move(
+                position, max_layouts=self.endgame_layouts, budget=self.endgame_budget
+            )
             if result is not None:
                 return [
                     Move(
