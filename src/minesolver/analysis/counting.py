@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from math import comb
+from math import comb, gcd
 
 import numpy as np
 
@@ -89,6 +89,9 @@ class FrontCount:
     _slot_bytes: int
     _tables: list[dict[int, int]] | None  # forward tables before each box
     _moves: list[list[_Transition]] | None  # transitions out of each box
+    # what the tables' weights are multiplied by in ``poly`` and ``box_polys`` (the
+    # soft clues' common factors, taken out while counting: see ``_reduced``)
+    _scale: int = 1
 
     @classmethod
     def compiled(cls, front: Front, poly: list[int], box_polys: list[list[int]]) -> FrontCount:
@@ -167,7 +170,7 @@ class FrontCount:
                     f = table.get(s)
                     if f:
                         marked += m * f * shifted
-            out[i] = _padded(unpack(marked, fb), len(self.poly))
+            out[i] = [v * self._scale for v in _padded(unpack(marked, fb), len(self.poly))]
             after = here
         return out
 
@@ -198,12 +201,13 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     box_slots, _ = front.slots()
     # capacity of each clue in boxes after step i, tracked as we go
     capacity = [len(c.cells) for c in clues]
+    factors, scale = _reduced(front)
 
     # slot bytes: coefficients never exceed (ways to fill the front) * (box size) * factors
     bound_bits = sum(b.size for b in boxes) + 4
-    for clue in clues:
-        if clue.factor is not None:
-            bound_bits += max(clue.factor).bit_length()
+    for factor in factors:
+        if factor is not None:
+            bound_bits += max(factor).bit_length()
     fb = _bytes_for(bound_bits)
     shift_unit = 8 * fb
 
@@ -223,7 +227,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             inc += 1 << shift
             capacity[k] -= size
             closes = last[k] == i
-            factor = clues[k].factor
+            factor = factors[k]
             if factor is None:
                 hard.append((shift, clues[k].need, capacity[k], closes))
             else:
@@ -278,10 +282,32 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
         if not out:
             raise no_layout(front, box.clues)
         table = out
-    poly = unpack(table.get(0, 0), fb)
+    poly = [v * scale for v in unpack(table.get(0, 0), fb)]
     if not any(poly):
         raise no_layout(front)
-    return FrontCount(front, poly, fb, tables, moves)
+    return FrontCount(front, poly, fb, tables, moves, scale)
+
+
+def _reduced(front: Front) -> tuple[list[tuple[int, ...] | None], int]:
+    """The clues' factors each divided by the gcd of its values, and the product of
+    those gcds.
+
+    Noise models scale likelihoods to large integers (``(0, 504000000, 630000000)``
+    is ``126000000 * (0, 4, 5)``); every layout's weight carries every clue's common
+    factor, so the counting works with the small factors (integers a tenth as long,
+    and the backward pass multiplies them) and multiplies the results by the
+    product at the end: the same integers.
+    """
+    factors: list[tuple[int, ...] | None] = []
+    scale = 1
+    for clue in front.clues:
+        if clue.factor is None:
+            factors.append(None)
+            continue
+        g = gcd(*clue.factor) or 1
+        factors.append(tuple(v // g for v in clue.factor))
+        scale *= g
+    return factors, scale
 
 
 def _too_wide(front: Front, limit: int) -> EngineLimitError:
