@@ -94,7 +94,9 @@ from minesolver import Position
 from minesolver.analysis import analyze
 from minesolver.errors import EngineLimitError
 position = Position.from_text(sys.stdin.read())
-analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports, kernel
+from minesolver.analysis.kernels import compiled_available
+analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports,
+compiled_available()  # and the compiled kernel (numba) loaded
 start = time.perf_counter()
 try:
     a = analyze(position)

@@ -27,7 +27,9 @@ front.  Any order gives the same integers; a good one keeps the tables small.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
+from collections.abc import Iterator
 
 from .system import Clue
 
@@ -45,8 +47,9 @@ __all__ = [
 # fronts whose greedy order keeps fewer clues than this open at once are counted in
 # that order: their tables are small whatever the order, and a search would cost more
 SEARCH_MIN_WIDTH = 9
-# the simulation gives up on an order past this cost (about a second of counting)
-_COST_LIMIT = 2_000_000
+# the search drops an order past this cost (3,000,000 is about half a second of
+# counting; past the limit the counting runs out of its memory budget anyway)
+_COST_LIMIT = 200_000_000
 
 
 def greedy_order(cells: list[list[int]], box_clues: list[list[int]], nclues: int) -> list[int]:
@@ -188,7 +191,18 @@ def table_cost(
 ) -> int | None:
     """What counting in ``order`` costs: the sum over its steps of the number of table
     states times the cells placed so far plus one (the polynomials' length), or
-    ``None`` past ``limit``.
+    ``None`` past ``limit``."""
+    cost = 0
+    for cost in running_costs(order, sizes, box_clues, clues):
+        if cost > limit:
+            return None
+    return cost
+
+
+def running_costs(
+    order: list[int], sizes: list[int], box_clues: list[list[int]], clues: list[Clue]
+) -> Iterator[int]:
+    """The cost of counting in ``order`` (see :func:`table_cost`) after each step.
 
     The states are simulated as :func:`.counting.count_front` makes them (4 bits per
     open clue; a clue's sum may not pass its need nor fall short of what its unplaced
@@ -231,9 +245,7 @@ def table_cost(
                     following.add(s2)
         states = following
         cost += len(states) * placed
-        if cost > limit:
-            return None
-    return cost
+        yield cost
 
 
 def best_order(
@@ -245,13 +257,20 @@ def best_order(
     if width([box_clues[b] for b in greedy]) < SEARCH_MIN_WIDTH:
         return greedy
     sizes = [len(box) for box in cells]
-    best, best_cost = greedy, table_cost(greedy, sizes, box_clues, clues, limit=_COST_LIMIT)
-    for order in sweep_orders(cells, board_width):
-        bound = _COST_LIMIT if best_cost is None else best_cost
-        cost = table_cost(order, sizes, box_clues, clues, limit=bound)
-        if cost is not None and (best_cost is None or cost < best_cost):
-            best, best_cost = order, cost
-    return best
+    candidates = [greedy, *sweep_orders(cells, board_width)]
+    # simulate the candidates side by side, always advancing the cheapest so far: the
+    # first to finish is the cheapest, and the others stop at its cost (a poor order
+    # on a wide front meets far more states than a good one; it is never run out)
+    runs = [running_costs(order, sizes, box_clues, clues) for order in candidates]
+    heap = [(0, j) for j in range(len(runs))]
+    while heap:
+        cost, j = heapq.heappop(heap)
+        after = next(runs[j], None)
+        if after is None:
+            return candidates[j]
+        if after <= _COST_LIMIT:
+            heapq.heappush(heap, (after, j))
+    return greedy
 
 
 def width(box_clues: list[list[int]]) -> int:
