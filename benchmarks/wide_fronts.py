@@ -3,7 +3,12 @@
 Generates seeded 50x50 boards at 18% (450 mines) whose revealed cells make a front
 that is wide in both directions, and analyses each in a child process, reporting
 whether the exact engine counted it, the time, the largest front and the child's
-peak memory (max RSS).  Also plays the issue's noisy game (a 73-cell soft front).
+peak memory (max RSS).  Then plays seeded noisy 16x16x38 games (``cautious`` and
+``optimistic`` numbers: every clue is soft, so the front covers most of the
+revealed border), each in a child process, and reports the slowest turn, the
+child's peak memory and the turns the engine could not count (fallback moves).
+The first cautious game is the issue's (seed 6314391998351591880, which used to stop
+on a 73-cell soft front).
 
 * **spiral**: the revealed cells follow a square spiral from the border inwards with
   a one-cell covered gap between its arms, and one cell in seven along it is left
@@ -12,7 +17,7 @@ peak memory (max RSS).  Also plays the issue's noisy game (a 73-cell soft front)
 * **island**: within a disk of radius 22 at the centre, each safe cell is revealed
   with probability 0.3; mines and the other covered cells are scattered inside it.
 
-    python benchmarks/wide_fronts.py --seeds 3
+    python benchmarks/wide_fronts.py --seeds 4 --games 4
 """
 
 from __future__ import annotations
@@ -110,10 +115,45 @@ print(json.dumps(result))
 """
 
 
+GAME_CHILD = r"""
+import json, resource, sys, time
+from minesolver import Position
+from minesolver.analysis import analyze
+from minesolver.analysis.kernels import compiled_available
+from minesolver.play import play_game
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+job = json.loads(sys.stdin.read())
+analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports,
+compiled_available()  # and the compiled kernel (numba) loaded
+turns = []
+last = [time.perf_counter()]
+def observe(step):
+    now = time.perf_counter()
+    turns.append(now - last[0])  # the strategy's turn (and the reveal)
+    last[0] = now
+rules = Rules(16, 16, 38, noise=job["noise"])
+record = play_game(rules, find_strategy(job["strategy"]), seed=job["seed"], observer=observe)
+print(json.dumps({"won": record.won, "turns": record.turns, "fallback": record.engine_limits,
+                  "worst": max(turns[1:], default=0.0), "seconds": record.seconds,
+                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+ISSUE_SEED = 6314391998351591880  # the issue's cautious game
+
+
 def measure(position: Position) -> dict[str, object]:
+    return _child(CHILD, position.to_text())
+
+
+def play(noise: str, strategy: str, seed: int) -> dict[str, object]:
+    """One 16x16x38 game with noisy numbers, played in a child process."""
+    return _child(GAME_CHILD, json.dumps({"noise": noise, "strategy": strategy, "seed": seed}))
+
+
+def _child(script: str, stdin: str) -> dict[str, object]:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD], input=position.to_text(), capture_output=True,
-        text=True, check=True,
+        [sys.executable, "-c", script], input=stdin, capture_output=True, text=True,
+        check=True,
     )
     result: dict[str, object] = json.loads(out.stdout)
     return result
@@ -121,10 +161,32 @@ def measure(position: Position) -> dict[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=3, help="generated positions of each kind")
+    parser.add_argument("--games", type=int, default=3, help="noisy games of each model")
+    parser.add_argument("--strategy", default="tank")
     args = parser.parse_args(argv)
+    if args.seeds:
+        positions(args.seeds)
+    if args.games:
+        games(args.games, args.strategy)
+    return 0
+
+
+def games(count: int, strategy: str) -> None:
+    print(f"\n16x16x38 games, {strategy}: the slowest turn (after the first), peak memory")
+    print(f"{'game':<34}{'result':>7}{'turns':>7}{'fallback':>10}{'worst s':>9}{'MB':>7}")
+    for noise in ("cautious", "optimistic"):
+        seeds = [ISSUE_SEED, *range(1, count)] if noise == "cautious" else range(1, count + 1)
+        for seed in seeds:
+            r = play(noise, strategy, seed)
+            print(f"{noise + ' ' + str(seed):<34}{'won' if r['won'] else 'lost':>7}"
+                  f"{r['turns']!s:>7}{r['fallback']!s:>10}{r['worst']:>9.2f}"
+                  f"{r['max_rss_mb']:>7.0f}", flush=True)
+
+
+def positions(seeds: int) -> None:
     print(f"{'position':<14}{'exact':>7}{'front':>7}{'width':>7}{'s':>8}{'MB':>8}")
-    for seed in range(1, args.seeds + 1):
+    for seed in range(1, seeds + 1):
         for name, make in (("spiral", spiral_position), ("island", island_position)):
             r = measure(make(seed))
             front = r.get("largest", "-")
@@ -133,7 +195,6 @@ def main(argv: list[str] | None = None) -> int:
                   f"{width!s:>7}{r['seconds']:>8.2f}{r['max_rss_mb']:>8.0f}", flush=True)
             if not r["exact"]:
                 print(f"    {r['error']}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ class FrontCount:
         :meth:`box_weights`): a backward pass builds, for every state, the
         polynomial of the completions; a box's polynomial is the sum over its
         transitions of ``m * w * forward * backward``, both polynomials packed, so
-        the product is one integer multiplication.
+        the product is one integer multiplication (one per state before the box).
         """
         if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
             return [[k * p for k, p in enumerate(self.poly)]]
@@ -159,7 +159,9 @@ class FrontCount:
         for i in range(len(moves) - 1, -1, -1):
             here: dict[int, int] = {}
             table = tables[i]
-            marked = 0
+            # per state before the box: the sum of m * w * backward over its moves, so
+            # that each state costs one product with its forward polynomial
+            marks: dict[int, int] = {}
             for s, m, s2, w in moves[i]:
                 a = after.get(s2)
                 if not a:
@@ -167,12 +169,22 @@ class FrontCount:
                 shifted = w * (a << (m * unit))
                 here[s] = here.get(s, 0) + shifted
                 if m:
-                    f = table.get(s)
-                    if f:
-                        marked += m * f * shifted
+                    marks[s] = marks.get(s, 0) + m * shifted
+            marked = sum(_product(table[s], x, unit) for s, x in marks.items() if s in table)
             out[i] = [v * self._scale for v in _padded(unpack(marked, fb), len(self.poly))]
             after = here
         return out
+
+
+def _product(a: int, b: int, unit: int) -> int:
+    """``a * b`` for two packed polynomials, their empty low slots set aside first (a
+    table's polynomials start at the fewest mines its state allows: often half their
+    slots are empty, and a product costs more than linear time)."""
+    if not a or not b:
+        return 0
+    low_a = ((a & -a).bit_length() - 1) // unit
+    low_b = ((b & -b).bit_length() - 1) // unit
+    return ((a >> (low_a * unit)) * (b >> (low_b * unit))) << ((low_a + low_b) * unit)
 
 
 def _padded(values: list[int], length: int) -> list[int]:
