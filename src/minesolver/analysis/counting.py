@@ -92,6 +92,7 @@ class FrontCount:
     # what the tables' weights are multiplied by in ``poly`` and ``box_polys`` (the
     # soft clues' common factors, taken out while counting: see ``_reduced``)
     _scale: int = 1
+    _bytes: int = 0  # the tables' size (count_front's estimate)
 
     @classmethod
     def compiled(cls, front: Front, poly: list[int], box_polys: list[list[int]]) -> FrontCount:
@@ -173,6 +174,10 @@ class FrontCount:
             marked = sum(_product(table[s], x, unit) for s, x in marks.items() if s in table)
             out[i] = [v * self._scale for v in _padded(unpack(marked, fb), len(self.poly))]
             after = here
+        if self._bytes > KEEP_TABLE_BYTES:
+            # a cache of counts keeps this object: let go of large tables once the
+            # per-box totals are made (sampling counts them again if it ever needs them)
+            self._tables = self._moves = None
         return out
 
 
@@ -195,6 +200,8 @@ def _padded(values: list[int], length: int) -> list[int]:
 # process uses two to three times more) the engine stops with EngineLimitError
 # rather than exhaust the machine's memory.  128 MB keeps a process within 512 MB.
 MAX_TABLE_BYTES = 1 << 27
+# Past this many bytes a count drops its tables once its per-box totals are made.
+KEEP_TABLE_BYTES = 1 << 22
 
 
 def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
@@ -297,7 +304,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     poly = [v * scale for v in unpack(table.get(0, 0), fb)]
     if not any(poly):
         raise no_layout(front)
-    return FrontCount(front, poly, fb, tables, moves, scale)
+    return FrontCount(front, poly, fb, tables, moves, scale, used_bytes)
 
 
 def _reduced(front: Front) -> tuple[list[tuple[int, ...] | None], int]:
