@@ -222,18 +222,20 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     capacity = [len(c.cells) for c in clues]
     factors, scale = _reduced(front)
 
-    # slot bytes: coefficients never exceed (ways to fill the front) * (box size) * factors
+    # an estimate of the slot bytes while the states are found: coefficients never
+    # exceed (ways to fill the front) * (box size) * factors
     bound_bits = sum(b.size for b in boxes) + 4
     for factor in factors:
         if factor is not None:
             bound_bits += max(factor).bit_length()
     fb = _bytes_for(bound_bits)
-    shift_unit = 8 * fb
 
+    # first pass: the transitions, with each state's total weight (every polynomial
+    # at x = 1) in place of its polynomial
     used_bytes = 0
     table: dict[int, int] = {0: 1}
-    tables: list[dict[int, int]] = []
     moves: list[list[_Transition]] = []
+    widest = 1  # the largest total: no coefficient of a table is larger
     placed = 1  # slots of the polynomials so far: cells placed, plus one
     for i, box in enumerate(boxes):
         size = box.size
@@ -254,7 +256,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
         binoms = [comb(size, m) for m in range(size + 1)]
         out: dict[int, int] = {}
         step_moves: list[_Transition] = []
-        for s, packed in table.items():
+        for s, total in table.items():
             for m in range(size + 1):
                 s2 = s + m * inc
                 ok = True
@@ -283,28 +285,50 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
                 if not w:
                     continue
                 step_moves.append((s, m, s2, w))
-                out[s2] = out.get(s2, 0) + w * (packed << (m * shift_unit))
+                out[s2] = out.get(s2, 0) + w * total
                 if not len(step_moves) & 0xFFF and (
                     used_bytes + 120 * len(step_moves) + len(out) * (100 + fb * placed) > limit
                 ):  # stop while growing, not after the step has taken the memory
                     raise _too_wide(front, limit)
-        tables.append(table)
         moves.append(step_moves)
-        # what this step keeps alive: packed polynomials and transitions
-        if len(out) > 256:
-            used_bytes += sum(v.bit_length() for v in out.values()) // 8 + 100 * len(out)
-        else:
-            used_bytes += 100 * len(out)
-        used_bytes += 120 * len(step_moves)
+        used_bytes += 120 * len(step_moves) + 100 * len(out)
         if used_bytes > limit:
             raise _too_wide(front, limit)
         if not out:
             raise no_layout(front, box.clues)
+        widest = max(widest, max(out.values()))
         table = out
-    poly = [v * scale for v in unpack(table.get(0, 0), fb)]
-    if not any(poly):
+    if not table.get(0):
         raise no_layout(front)
+    # slots just wide enough for every table's coefficients and for the per-box
+    # totals (at most 8 times the front's total): the products of the backward pass
+    # cost less the shorter the integers
+    fb = _bytes_for(max(widest.bit_length(), table[0].bit_length() + 3) + 1)
+    tables, last_poly, used_bytes = _polynomials(front, moves, fb, used_bytes, limit)
+    poly = [v * scale for v in unpack(last_poly, fb)]
     return FrontCount(front, poly, fb, tables, moves, scale, used_bytes)
+
+
+def _polynomials(
+    front: Front, moves: list[list[_Transition]], fb: int, used_bytes: int, limit: int
+) -> tuple[list[dict[int, int]], int, int]:
+    """Second pass: the tables before each box (polynomials packed with ``fb`` bytes per
+    coefficient), the front's polynomial (packed) and the bytes kept."""
+    unit = 8 * fb
+    table: dict[int, int] = {0: 1}
+    tables: list[dict[int, int]] = []
+    for step_moves in moves:
+        out: dict[int, int] = {}
+        for s, m, s2, w in step_moves:
+            out[s2] = out.get(s2, 0) + w * (table[s] << (m * unit))
+        tables.append(table)
+        # what this step keeps alive: packed polynomials
+        if len(out) > 256:
+            used_bytes += sum(v.bit_length() for v in out.values()) // 8
+        if used_bytes > limit:
+            raise _too_wide(front, limit)
+        table = out
+    return tables, table[0], used_bytes
 
 
 def _reduced(front: Front) -> tuple[list[tuple[int, ...] | None], int]:
