@@ -267,7 +267,7 @@ def best_order(
     runs = [running_costs(order, sizes, box_clues, clues) for order in candidates]
     heap = [(0, j) for j in range(len(runs))]
     while heap:
-        cost, j = heapq.heappop(heap)
+        _, j = heapq.heappop(heap)
         after = next(runs[j], None)
         if after is None:
             return candidates[j]
