@@ -26,6 +26,8 @@ import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 
 from minesolver import Position
 from minesolver.codes import COVERED
@@ -34,6 +36,7 @@ from minesolver.rng import SplitMix64
 SIZE = 50
 MINES = 450
 HOLE = 7  # one cell in this many along the spiral stays covered
+OPENED = 0.6  # the share of safe cells open in the noisy 16x16 positions
 
 
 def spiral_cells(n: int) -> list[int]:
@@ -93,6 +96,27 @@ def island_position(seed: int, radius: int = 22, reveal: float = 0.3) -> Positio
     return numbers_of(mines, SIZE, shown)
 
 
+def noisy_midgame(noise: str, seed: int, opened: float) -> Position:
+    """A 16x16x38 game with noisy numbers after safe cells, drawn at random, are opened
+    (zeros flood) until ``opened`` of the safe cells are open: the positions a player
+    who survives meets, with a front of soft clues all along the open region."""
+    from minesolver import Game, Rules
+
+    game = Game(Rules(16, 16, 38, noise=noise), seed=seed)
+    game.reveal(0, 0)
+    layout = game.layout
+    assert layout is not None
+    mines = set(layout.mines)
+    rng = SplitMix64(seed)
+    safe = [i for i in range(16 * 16) if i not in mines]
+    order = [safe[j] for j in rng.sample(len(safe), len(safe))]
+    for i in order:
+        if (len(safe) - game.safe_left) >= opened * len(safe):
+            break
+        game.reveal(*divmod(i, 16))
+    return game.position()
+
+
 CHILD = r"""
 import json, resource, sys, time
 from minesolver import Position
@@ -103,13 +127,15 @@ from minesolver.analysis.kernels import compiled_available
 analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports,
 compiled_available()  # and the compiled kernel (numba) loaded
 start = time.perf_counter()
+cpu = time.process_time()
 try:
-    a = analyze(position)
+    a = analyze(position, noise=parse_noise(noise) if noise else None)
     result = {"exact": True, "largest": max((len(f.cells) for f in a.fronts), default=0),
               "width": max((f.width for f in a.fronts), default=0)}
 except EngineLimitError as error:
     result = {"exact": False, "error": str(error)}
 result["seconds"] = time.perf_counter() - start
+result["cpu"] = time.process_time() - cpu
 result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(result))
 """
@@ -143,8 +169,8 @@ print(json.dumps({"won": record.won, "turns": record.turns, "fallback": record.e
 ISSUE_SEED = 6314391998351591880  # the issue's cautious game
 
 
-def measure(position: Position) -> dict[str, object]:
-    return _child(CHILD, position.to_text())
+def measure(position: Position, noise: str = "") -> dict[str, object]:
+    return _child(CHILD, position.to_text() + "\x00" + noise)
 
 
 def play(noise: str, strategy: str, seed: int) -> dict[str, object]:
@@ -188,14 +214,21 @@ def games(count: int, strategy: str) -> None:
 
 
 def positions(seeds: int) -> None:
-    print(f"{'position':<14}{'exact':>7}{'front':>7}{'width':>7}{'s':>8}{'MB':>8}")
-    for seed in range(1, seeds + 1):
-        for name, make in (("spiral", spiral_position), ("island", island_position)):
-            r = measure(make(seed))
+    cases: list[tuple[str, Callable[[int], Position], str]] = [
+        ("spiral", spiral_position, ""),
+        ("island", island_position, ""),
+        *((f"16x16 {noise}", partial(noisy_midgame, noise, opened=OPENED), noise)
+          for noise in ("cautious", "optimistic")),
+    ]
+    print(f"{'position':<22}{'exact':>6}{'front':>7}{'width':>7}{'s':>7}{'cpu s':>7}{'MB':>6}")
+    for name, make, noise in cases:
+        for seed in range(1, seeds + 1):
+            r = measure(make(seed), noise)
             front = r.get("largest", "-")
             width = r.get("width", "-")
-            print(f"{name} #{seed:<7}{'yes' if r['exact'] else 'NO':>7}{front!s:>7}"
-                  f"{width!s:>7}{r['seconds']:>8.2f}{r['max_rss_mb']:>8.0f}", flush=True)
+            print(f"{name + ' #' + str(seed):<22}{'yes' if r['exact'] else 'NO':>6}{front!s:>7}"
+                  f"{width!s:>7}{r['seconds']:>7.2f}{r['cpu']:>7.2f}{r['max_rss_mb']:>6.0f}",
+                  flush=True)
             if not r["exact"]:
                 print(f"    {r['error']}")
 
