@@ -36,7 +36,7 @@ from minesolver.rng import SplitMix64
 SIZE = 50
 MINES = 450
 HOLE = 7  # one cell in this many along the spiral stays covered
-OPENED = 0.6  # the share of safe cells open in the noisy 16x16 positions
+OPENED = 0.75  # the share of safe cells open in the noisy 16x16 positions
 
 
 def spiral_cells(n: int) -> list[int]:
@@ -98,8 +98,10 @@ def island_position(seed: int, radius: int = 22, reveal: float = 0.3) -> Positio
 
 def noisy_midgame(noise: str, seed: int, opened: float) -> Position:
     """A 16x16x38 game with noisy numbers after safe cells, drawn at random, are opened
-    (zeros flood) until ``opened`` of the safe cells are open: the positions a player
-    who survives meets, with a front of soft clues all along the open region."""
+    (zeros flood) until ``opened`` of the safe cells are open: late positions of a
+    player who survives, whose covered cells are scattered over the board among soft
+    clues, so that one front spans the board in both directions (the issue's game
+    meets such fronts from its 26th turn on)."""
     from minesolver import Game, Rules
 
     game = Game(Rules(16, 16, 38, noise=noise), seed=seed)
@@ -121,9 +123,11 @@ CHILD = r"""
 import json, resource, sys, time
 from minesolver import Position
 from minesolver.analysis import analyze
-from minesolver.errors import EngineLimitError
-position = Position.from_text(sys.stdin.read())
 from minesolver.analysis.kernels import compiled_available
+from minesolver.errors import EngineLimitError
+from minesolver.noise import parse_noise
+text, noise = sys.stdin.read().split("\x00")
+position = Position.from_text(text)
 analyze(Position.from_text("3x3x2\nHHH\n2H2\nHHH\n"))  # warm-up: imports,
 compiled_available()  # and the compiled kernel (numba) loaded
 start = time.perf_counter()

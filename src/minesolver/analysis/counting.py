@@ -17,6 +17,11 @@ Two implementation tricks keep this fast in pure Python:
 * a polynomial is one ``int`` too, its coefficients packed in fixed-width slots
   (Kronecker substitution): ``x**m * p`` is a shift and adding polynomials is an
   integer addition, so the inner loop does a few big-int operations, each a C loop.
+  The counting runs twice along the boxes: first with each state's total weight (the
+  polynomial at ``x = 1``) to find the transitions and the largest total, then with
+  the polynomials in slots just that wide (a packed ``int`` is the polynomial's exact
+  value at ``x = 2**slot``; only the coefficients that are read back, the tables' and
+  the results', need to fit).
 
 Per-box marginals come from a backward pass (reverse-mode differentiation of the
 same sum-product): given ``g[k]``, the weight of the rest of the board when this
