@@ -119,6 +119,14 @@ def noisy_midgame(noise: str, seed: int, opened: float) -> Position:
     return game.position()
 
 
+CASES: list[tuple[str, Callable[[int], Position], str]] = [
+    ("spiral", spiral_position, ""),
+    ("island", island_position, ""),
+    *((f"16x16 {noise}", partial(noisy_midgame, noise, opened=OPENED), noise)
+      for noise in ("cautious", "optimistic")),
+]
+
+
 CHILD = r"""
 import json, resource, sys, time
 from minesolver import Position
@@ -196,7 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=3, help="generated positions of each kind")
     parser.add_argument("--games", type=int, default=3, help="noisy games of each model")
     parser.add_argument("--strategy", default="tank")
+    parser.add_argument("--orders", action="store_true",
+                        help="print what each candidate box order costs on the largest fronts")
     args = parser.parse_args(argv)
+    if args.orders:
+        orders(args.seeds)
+        return 0
     if args.seeds:
         positions(args.seeds)
     if args.games:
@@ -217,13 +230,39 @@ def games(count: int, strategy: str) -> None:
                   f"{r['worst_cpu']:>7.2f}{r['max_rss_mb']:>7.0f}", flush=True)
 
 
+def orders(seeds: int) -> None:
+    """The cost (``analysis.order.table_cost``: table states times polynomial length,
+    summed over the steps) of the order the engine counts in and of every candidate
+    order, on the largest front of each position (the candidates are made again from
+    the boxes in board order, so the greedy one may break ties otherwise than the
+    engine's did)."""
+    from minesolver.analysis import order
+    from minesolver.analysis.fronts import split_fronts
+    from minesolver.analysis.system import build_system
+    from minesolver.noise import parse_noise, soft_clue
+
+    names = ["engine", "greedy", "rows", "rows back", "columns", "columns back"]
+    print(f"{'position':<22}" + "".join(f"{n:>14}" for n in names))
+    for name, make, noise in CASES:
+        for seed in range(1, seeds + 1):
+            soft = soft_clue(parse_noise(noise)) if noise else None
+            fronts, _ = split_fronts(build_system(make(seed), soft=soft))
+            front = max(fronts, key=lambda f: f.size)
+            boxes = sorted(front.boxes, key=lambda box: box.cells)  # in board order
+            engine = [boxes.index(box) for box in front.boxes]
+            cells = [box.cells for box in boxes]
+            clues = [box.clues for box in boxes]
+            sizes = [len(c) for c in cells]
+            candidates = [engine, order.greedy_order(cells, clues, len(front.clues)),
+                          *order.sweep_orders(cells, front.board_width)]
+            costs = [order.table_cost(ranked, sizes, clues, front.clues, limit=10**9)
+                     for ranked in candidates]
+            row = "".join(f"{'>1e9' if c is None else f'{c:,}':>14}" for c in costs)
+            print(f"{name + ' #' + str(seed):<22}{row}", flush=True)
+
+
 def positions(seeds: int) -> None:
-    cases: list[tuple[str, Callable[[int], Position], str]] = [
-        ("spiral", spiral_position, ""),
-        ("island", island_position, ""),
-        *((f"16x16 {noise}", partial(noisy_midgame, noise, opened=OPENED), noise)
-          for noise in ("cautious", "optimistic")),
-    ]
+    cases = CASES
     print(f"{'position':<22}{'exact':>6}{'front':>7}{'width':>7}{'s':>7}{'cpu s':>7}{'MB':>6}")
     for name, make, noise in cases:
         for seed in range(1, seeds + 1):

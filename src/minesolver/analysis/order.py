@@ -9,14 +9,14 @@ front.  Any order gives the same integers; a good one keeps the tables small.
   that opens the fewest new clues (closing clues counts in its favour).  On the
   thin fronts of ordinary games it is all that is needed.
 * On a wide two-dimensional front (a spiral, a dense island) the fewest open clues
-  is a poor guide: the greedy order of a 489-cell spiral keeps 36 clues open and
-  meets 27,000 states at once, where a sweep along the rows keeps 37 open but meets
-  212, because clues next to each other on a sweep line share cells and their sums
-  move together; on a front of noisy (soft) clues, which prune nothing, the greedy
-  order costs 20 to 70 times a sweep.  :func:`best_order` therefore also tries
-  straight sweeps across the board (rows and columns, each way) and keeps the order
-  whose tables, simulated without their polynomials (:func:`table_cost`), are the
-  smallest.
+  is a poor guide: on a 489-cell spiral the greedy order (36 clues open) costs 45
+  times what a sweep along the rows (37 open) does, because clues next to each other
+  on a sweep line share cells and their sums move together; on a front of noisy
+  (soft) clues, which prune nothing, it can cost several times a sweep too
+  (``python benchmarks/wide_fronts.py --orders`` prints the figures).
+  :func:`best_order` therefore also tries straight sweeps across the board (rows and
+  columns, each way) and keeps the order whose tables, simulated without their
+  polynomials (:func:`table_cost`), cost the least.
 
 >>> from .system import Clue
 >>> # three cells in a row, two clues: the middle box first would open both at once
@@ -123,8 +123,8 @@ def sweep_orders(cells: list[list[int]], board_width: int) -> list[list[int]]:
     """Box indices sorted along the rows and along the columns (by the mean
     ``(row, col)`` of each box's cells), each forwards and backwards.
 
-    (Diagonal sweeps won on none of the generated spirals, islands and noisy fronts
-    of ``benchmarks/wide_fronts.py``, and each candidate costs search time.)
+    (Diagonal sweeps won on none of the spirals, islands and noisy fronts tried when
+    this was built, and each candidate costs search time.)
 
     >>> sweep_orders([[0], [5], [1]], 4)[:2]
     [[0, 2, 1], [1, 2, 0]]
