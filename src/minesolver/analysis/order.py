@@ -49,9 +49,10 @@ __all__ = [
 # fronts whose greedy order keeps fewer clues than this open at once are counted in
 # that order: their tables are small whatever the order, and a search would cost more
 SEARCH_MIN_WIDTH = 9
-# the search drops an order past this cost (3,000,000 is about half a second of
-# counting; past the limit the counting runs out of its memory budget anyway)
-_COST_LIMIT = 200_000_000
+# the search drops an order past this cost (3,000,000 is about a third of a second of
+# counting): when every candidate costs more, the front is counted in the greedy order
+# (as it would have been without the search) and the search has cost little
+_COST_LIMIT = 20_000_000
 
 
 def greedy_order(cells: list[list[int]], box_clues: list[list[int]], nclues: int) -> list[int]:
