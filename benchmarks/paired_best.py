@@ -14,6 +14,10 @@ in docs/benchmarks.md were made (the old code from main by PYTHONPATH):
         --strategy best --games 2000 --seed 2026 --workers 1 --db old.sqlite --quiet
     python -m minesolver bench --rules expert --strategy best --games 2000 \\
         --seed 2026 --workers 1 --db new.sqlite --quiet
+
+Variants of one code played in two runs of the same seed pair the same way:
+``--strategy best --new-strategy best:fifty=2`` reads ``best`` from OLD and the
+variant from NEW.
 """
 
 from __future__ import annotations
@@ -42,9 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("new")
     parser.add_argument("--run", default="r1", help="run id in both stores")
     parser.add_argument("--strategy", default="best")
+    parser.add_argument(
+        "--new-strategy", help="the strategy to read from NEW (default: --strategy)"
+    )
     args = parser.parse_args(argv)
     old = load(args.old, args.run, args.strategy)
-    new = load(args.new, args.run, args.strategy)
+    new = load(args.new, args.run, args.new_strategy or args.strategy)
     common = sorted(set(old) & set(new))
     if not common:
         print("no game in common", file=sys.stderr)

@@ -42,6 +42,7 @@ STRATEGY_NAMES = [
     "best:lookahead=off,forced=off",
     "best:dead=off,off_edge=off,cutoff=0.5",
     "best:endgame_layouts=20",
+    "best:fifty=0.9,endgame_budget=1",
 ]
 EXACT = ("tank", "best")  # the strategies that never guess while a safe cell exists
 
@@ -234,6 +235,46 @@ def test_best_takes_the_endgame_move_with_its_exact_win_chance():
     assert seen > 5
 
 
+def test_a_small_endgame_budget_leaves_more_choices_to_the_heuristics():
+    def endgame_moves(name: str) -> int:
+        count = 0
+        for seed in range(20):
+            steps = []
+            play_game(Rules(6, 6, 7), find_strategy(name), seed=seed, observer=steps.append)
+            count += sum(m.reason == "endgame" for step in steps for m in step.moves)
+        return count
+
+    # a one-state budget still settles endgames whose every split is a single layout
+    assert 0 < endgame_moves("best:endgame_budget=1") < endgame_moves("best")
+
+
+def test_fifty_changes_a_choice_only_towards_a_cell_in_a_possible_fifty_fifty():
+    from minesolver.strategies.longterm import fifty_influence
+
+    changed = 0
+    for seed in range(30):
+        steps = []
+        play_game(
+            Rules(8, 8, 14), find_strategy("best:endgame=off"), seed=seed, observer=steps.append
+        )
+        for step in steps[1:]:
+            if not step.moves or step.moves[0].reason != "guess":
+                continue
+            plain, boosted = (
+                find_strategy("best:endgame=off"),
+                find_strategy("best:endgame=off,fifty=2"),
+            )
+            for strategy in (plain, boosted):
+                strategy.new_game(Rules(8, 8, 14), seed)
+            (a,) = plain.moves(step.position)
+            (b,) = boosted.moves(step.position)
+            if a.cell != b.cell:
+                changed += 1
+                engine = boosted.analysis_engine
+                assert fifty_influence(engine, step.position.index(*b.cell)) > 0
+    assert changed > 0
+
+
 def test_tank_opens_every_safe_cell_at_once_and_otherwise_the_safest():
     rules = Rules(8, 8, 12)
     for seed in range(15):
@@ -277,7 +318,12 @@ def test_the_same_seed_replays_the_same_game(name):
         a = play_game(rules, find_strategy(name), seed=seed)
         b = play_game(rules, reused, seed=seed)
         assert (a.won, a.clicks, a.guesses, a.bbbv, a.opened, a.risks) == (
-            b.won, b.clicks, b.guesses, b.bbbv, b.opened, b.risks
+            b.won,
+            b.clicks,
+            b.guesses,
+            b.bbbv,
+            b.opened,
+            b.risks,
         )
         assert a.layout == b.layout
         assert a.final == b.final
@@ -287,8 +333,7 @@ def test_a_fixed_layout_is_played_as_given():
     game = Game(Rules(9, 9, 10), seed=11)
     game.reveal(4, 4)
     layout = game.layout
-    record = play_game(Rules(9, 9, 10), find_strategy("tank"), seed=5, layout=layout,
-                       start=(4, 4))
+    record = play_game(Rules(9, 9, 10), find_strategy("tank"), seed=5, layout=layout, start=(4, 4))
     assert record.layout == layout
     assert record.bbbv == Game.from_layout(layout).bbbv()
 

@@ -7,7 +7,8 @@ their measured effect is in ``docs/benchmarks.md``):
    before any risk is taken.  Never opens a proven mine.
 2. **Endgame search** (``endgame``).  When at most ``endgame_layouts`` layouts
    remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
-   the highest exact chance of winning, information included.
+   the highest exact chance of winning, information included; past
+   ``endgame_budget`` states it gives up and the rules below choose.
 3. **Forced 50/50s first** (``forced``).  Two cells holding exactly one mine,
    with no other unknown cell around them or their clues, can never be told
    apart: the guess is unavoidable, so it is taken at once (it then costs no
@@ -30,6 +31,10 @@ their measured effect is in ``docs/benchmarks.md``):
    when within ``cutoff`` of the safest: those with the fewest covered
    neighbours (corners and edges, so more zeros); with ``off_edge`` also cells
    two steps from the open area when within 0.95 of the safest.
+7. **Long-term 50/50s** (``fifty``, default 0: off).  A cell that may be the mine
+   of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
+   multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
+   it is safe): guessing it now takes a coin flip the game would ask for later.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -56,6 +61,7 @@ from ..options import Range
 from ..position import Position
 from .base import Move, Strategy, register
 from .endgame import best_endgame_move
+from .longterm import fifty_influence
 
 __all__ = ["Best", "forced_guess"]
 
@@ -81,6 +87,7 @@ class Best(Strategy):
         *,
         endgame: bool = True,
         endgame_layouts: Annotated[int, Range(0, 100_000)] = 300,
+        endgame_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,
@@ -90,10 +97,12 @@ class Best(Strategy):
         progress: Annotated[float, Range(0.0, 10.0)] = 0.0,
         depth: Annotated[int, Range(1, 4)] = 1,
         breadth: Annotated[int, Range(1, 64)] = 4,
+        fifty: Annotated[float, Range(0.0, 10.0)] = 0.0,
     ) -> None:
         super().__init__()
         self.endgame = endgame
         self.endgame_layouts = endgame_layouts
+        self.endgame_budget = endgame_budget
         self.forced = forced
         self.lookahead = lookahead
         self.dead = dead
@@ -103,6 +112,7 @@ class Best(Strategy):
         self.progress = progress
         self.depth = depth
         self.breadth = breadth
+        self.fifty = fifty
 
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
@@ -111,7 +121,9 @@ class Best(Strategy):
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
         if exact_clues and self.endgame and analysis.solutions_at_most(self.endgame_layouts):
-            result = best_endgame_move(position, max_layouts=self.endgame_layouts)
+            result = best_endgame_move(
+                position, max_layouts=self.endgame_layouts, budget=self.endgame_budget
+            )
             if result is not None:
                 return [
                     Move(
@@ -176,19 +188,37 @@ class Best(Strategy):
         if depth < self.depth:  # a nested ply: only the safest few
             candidates = candidates[: self.breadth]
         best: _Scored | None = None
+        top = depth == self.depth
         for cand in candidates:
-            bound = cand.safety * (1.0 + self.progress)  # no score can beat this
+            boost = self._fifty_boost(engine, cand) if top else 1.0
+            bound = cand.safety * (1.0 + self.progress) * boost  # no score can beat this
             if best is not None and not best.dead and bound <= best.score:
                 cand.pruned = True
                 continue
             bar = None if best is None or best.dead else best.score
-            self._score(engine, cand, bar, depth)
+            self._score(engine, cand, None if bar is None else bar / boost, depth)
+            cand.score *= boost
             if cand.pruned:
                 continue
             if best is None or _better(cand, best, self.dead):
                 best = cand
         assert best is not None
         return best
+
+    def _fifty_boost(self, engine: Engine, cand: _Scored) -> float:
+        """``1 + fifty * I / S``: ``I`` the layouts in which the cell is the mine of a
+        50/50 no clue can settle (:func:`.longterm.fifty_influence`), ``S`` those in
+        which it is safe.  Opening it now takes a coin flip the game would ask for
+        later anyway."""
+        if not self.fifty or self.noise is not None:
+            return 1.0
+        influence = fifty_influence(engine, cand.cell)
+        if not influence:
+            return 1.0
+        analysis = engine.analysis
+        mines, den = analysis.exact(cand.cell)
+        safe = analysis.solutions * (den - mines) // den  # exact: counts pass 10**308
+        return 1.0 + self.fifty * influence / safe
 
     def _score(self, engine: Engine, cand: _Scored, bar: float | None, depth: int = 1) -> None:
         left = cand.safety

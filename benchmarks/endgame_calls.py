@@ -1,0 +1,58 @@
+"""How often ``best``'s endgame search runs, and how often it gives up on its budget.
+
+Plays seeded games with each strategy given and counts, per strategy, the calls to
+the endgame search and the calls that returned no move (the search hit
+``endgame_budget``: ``best`` only calls it with at most ``endgame_layouts`` layouts).
+
+    python benchmarks/endgame_calls.py --games 40 --strategy best:endgame_layouts=1000 \\
+        --strategy best:endgame_layouts=1000,endgame_budget=1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+
+import minesolver.strategies.best as best_module
+from minesolver.play import play_game
+from minesolver.position import Position
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+from minesolver.strategies.endgame import EndgameResult, best_endgame_move
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="expert")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
+    parser.add_argument("--strategy", action="append", required=True)
+    args = parser.parse_args(argv)
+    rules = Rules.from_string(args.rules)
+    calls: Counter[str] = Counter()
+
+    def counted(position: Position, *, max_layouts: int, budget: int) -> EndgameResult | None:
+        result = best_endgame_move(position, max_layouts=max_layouts, budget=budget)
+        calls["gave up" if result is None else "moved"] += 1
+        return result
+
+    best_module.best_endgame_move = counted  # type: ignore[assignment]
+    for name in args.strategy:
+        calls.clear()
+        strategy = find_strategy(name)
+        start = time.process_time()
+        won = sum(
+            play_game(rules, strategy, seed=args.seed + i).won for i in range(args.games)
+        )
+        seconds = time.process_time() - start
+        print(
+            f"{name}: {won} of {args.games} won; endgame search ran {sum(calls.values())} "
+            f"times, gave up {calls['gave up']}; {seconds:.1f} CPU s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Long-term 50/50 influence against a brute force over every layout.
+
+The brute force derives the shapes from their definition (the cells that would see
+a different number of mines if the two mines swapped places must all be mines), not
+from the module's offset tables, and counts layouts one by one.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from hypothesis import HealthCheck, given, settings
+from support import consistent_positions, neighbours_of
+
+from minesolver.analysis import Engine
+from minesolver.codes import COVERED, FLAG, MINE, is_number
+from minesolver.position import Position
+from minesolver.strategies.longterm import fifty_influence
+
+
+def layouts(position: Position) -> list[set[int]]:
+    w, h, cells = position.width, position.height, position.cells
+    known = {i for i, code in enumerate(cells) if code in (FLAG, MINE)}
+    unknown = [i for i, code in enumerate(cells) if code == COVERED]
+    out = []
+    for chosen in combinations(unknown, position.mines - len(known)):
+        mines = known | set(chosen)
+        if all(
+            sum(1 for j in neighbours_of(w, h, i) if j in mines) == code
+            for i, code in enumerate(cells)
+            if is_number(code)
+        ):
+            out.append(mines)
+    return out
+
+
+def brute_influence(position: Position, all_layouts: list[set[int]], t: int) -> int:
+    w, h = position.width, position.height
+    covered = {i for i, code in enumerate(position.cells) if code == COVERED}
+    uncertain = {
+        i for i in covered if 0 < sum(1 for lay in all_layouts if i in lay) < len(all_layouts)
+    }
+
+    def count(mines: set[int], safe: set[int]) -> int:
+        swapped = safe  # the other way round: what no number may tell apart
+        walls = set()
+        for i in range(w * h):
+            if i in mines or i in safe:
+                continue
+            around = set(neighbours_of(w, h, i))
+            if len(around & mines) != len(around & swapped):
+                walls.add(i)
+        need = mines | walls
+        return sum(1 for lay in all_layouts if need <= lay and not safe & lay)
+
+    r, c = divmod(t, w)
+
+    def cell(rr: int, cc: int) -> int | None:
+        return rr * w + cc if 0 <= rr < h and 0 <= cc < w else None
+
+    pairs = 0
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        p = cell(r + dr, c + dc)
+        if p in uncertain:
+            pairs += count({t}, {p})
+    block = 0
+    for br, bc in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+        four = [cell(r + br + i, c + bc + j) for i in (0, 1) for j in (0, 1)]
+        if not all(x in uncertain for x in four):
+            continue
+        diag = cell(2 * r + 2 * br + 1 - r, 2 * c + 2 * bc + 1 - c)
+        mines = {t, diag}
+        block = max(block, count(mines, {x for x in four if x not in mines}))
+    mine_layouts = sum(1 for lay in all_layouts if t in lay)
+    return min(pairs + block, mine_layouts, len(all_layouts) - mine_layouts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(consistent_positions())
+def test_influence_equals_brute_force(position: Position) -> None:
+    all_layouts = layouts(position)
+    engine = Engine(position)
+    analysis = engine.analysis
+    assert analysis.solutions == len(all_layouts)
+    for t, code in enumerate(position.cells):
+        if code == COVERED and analysis.is_uncertain(t):
+            got = fifty_influence(engine, t, max_unknown_walls=8)
+            assert got == brute_influence(position, all_layouts, t), (t, str(position))
+
+
+def test_a_walled_pair_is_all_influence() -> None:
+    # the two cells on the right can never be told apart: every mine layout of (0, 1)
+    # is a 50/50
+    engine = Engine(Position.from_text("2x2x1\n1H\n1H\n"))
+    assert fifty_influence(engine, 1) == 1
+    assert engine.analysis.solutions == 2
+
+
+def test_unknown_walls_beyond_the_limit_are_skipped() -> None:
+    # a pair in the middle of a covered board: six unknown walls
+    engine = Engine(Position.covered(4, 3, 8))
+    assert fifty_influence(engine, 5, max_unknown_walls=3) < fifty_influence(
+        engine, 5, max_unknown_walls=8
+    )
