@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .system import Clue, System
 
-__all__ = ["Box", "Front", "split_fronts"]
+__all__ = ["Box", "Front", "ordered", "split_fronts"]
 
 
 @dataclass
@@ -98,10 +98,12 @@ class Front:
         return best
 
 
-def split_fronts(system: System) -> tuple[list[Front], list[int]]:
+def split_fronts(system: System, *, order: bool = True) -> tuple[list[Front], list[int]]:
     """Group the system's unknown cells into fronts; return them and the off-front cells.
 
-    Off-front cells touch no clue: they are interchangeable with each other.
+    Off-front cells touch no clue: they are interchangeable with each other.  With
+    ``order=False`` the boxes are left in the order found (a front whose count is
+    cached needs no counting order: :func:`ordered` puts them in it when counted).
     """
     clues = system.clues
     cell_clues: dict[int, list[int]] = {}
@@ -145,9 +147,15 @@ def split_fronts(system: System) -> tuple[list[Front], list[int]]:
             Box(sorted(box_of_key[key]), [local[k] for k in key]) for key in keys
         ]
         front_clues = [clues[k] for k in sorted(local, key=local.__getitem__)]
-        fronts.append(Front(_order(boxes, len(front_clues)), front_clues, system.width))
+        front = Front(boxes, front_clues, system.width)
+        fronts.append(ordered(front) if order else front)
     fronts.sort(key=lambda f: min(f.cells))
     return fronts, off_front
+
+
+def ordered(front: Front) -> Front:
+    """``front`` with its boxes in counting order (see :func:`split_fronts`)."""
+    return Front(_order(front.boxes, len(front.clues)), front.clues, front.board_width)
 
 
 def _order(boxes: list[Box], nclues: int) -> list[Box]:

@@ -38,7 +38,7 @@ from ..codes import BLANK, COVERED, FLAG, MINE
 from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
-from .fronts import Front, split_fronts
+from .fronts import Front, ordered, split_fronts
 from .kernels import count_fronts
 from .system import (
     Clue,
@@ -69,7 +69,9 @@ class Unit:
 
 def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCount]:
     """The counts of ``fronts``: from ``cache`` when the same clues were counted
-    before, the others together in one call (:func:`.kernels.count_fronts`)."""
+    before, the others put in counting order (:func:`.fronts.ordered`) and counted
+    together in one call (:func:`.kernels.count_fronts`).  Each count carries its
+    ordered front (``count.front``): the same clues, boxes and cells."""
     keys = [
         (f.board_width, *((c.at, tuple(c.cells), c.need, c.factor) for c in f.clues))
         for f in fronts
@@ -77,7 +79,8 @@ def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCou
     out = [cache.get(key) for key in keys]
     missing = [i for i, c in enumerate(out) if c is None]
     if missing:
-        for i, count in zip(missing, count_fronts([fronts[i] for i in missing]), strict=True):
+        fresh = count_fronts([ordered(fronts[i]) for i in missing])
+        for i, count in zip(missing, fresh, strict=True):
             cache.put(keys[i], count)
             out[i] = count
     return [c for c in out if c is not None]
@@ -199,11 +202,12 @@ class State:
             if x not in pinned:
                 settled[x] = 0
                 settled_count += 1
-        fronts, _ = split_fronts(system)  # every cell left is next to a clue
+        # every cell left is next to a clue; only the fronts counted now need ordering
+        fronts, _ = split_fronts(system, order=False)
         serial = max(units, default=0)
-        for front, count in zip(fronts, counted(fronts, cache), strict=True):
+        for count in counted(fronts, cache):
             serial += 1
-            unit = _unit(front, count)
+            unit = _unit(count)
             units[serial] = unit
             unit_of[list(unit.cells)] = serial
             unit_of[[c.at for c in unit.clues]] = serial
@@ -229,7 +233,8 @@ def _check_settled(position: Position, changed: np.ndarray, was: np.ndarray) -> 
     return int(((was == 1) & shown_mine).sum())
 
 
-def _unit(front: Front, count: FrontCount) -> Unit:
+def _unit(count: FrontCount) -> Unit:
+    front = count.front
     flat: list[int] = []
     index: list[int] = []
     for b, box in enumerate(front.boxes):
