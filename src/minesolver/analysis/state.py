@@ -65,6 +65,7 @@ class Unit:
     # every cell, box after box, and its box's number within the front
     box_cells: np.ndarray = field(repr=False, compare=False)
     box_index: np.ndarray = field(repr=False, compare=False)
+    box_sizes: tuple[int, ...] = field(repr=False, compare=False, default=())  # in box order
 
 
 def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCount]:
@@ -246,4 +247,5 @@ def _unit(count: FrontCount) -> Unit:
         count,
         np.array(flat, dtype=np.int64),
         np.array(index, dtype=np.int64),
+        tuple(box.size for box in front.boxes),
     )
