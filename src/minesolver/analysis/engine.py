@@ -327,7 +327,9 @@ class Engine:
         child.noise, child.soft, child.cache = self.noise, self.soft, self.cache
         child.binomials = self.binomials
         child.density = self.density
-        child._state = self._state.derive(self.position.with_cells(changes), self.soft, self.cache)
+        position = self.position.with_cells(changes)
+        at = [i for i, _ in changes]
+        child._state = self._state.derive(position, self.soft, self.cache, at)
         child._analysis = None
         return child
 

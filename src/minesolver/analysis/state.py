@@ -124,17 +124,29 @@ class State:
         return empty._rebuild(position, clue_cells(position, soft is not None), set(), soft, cache)
 
     def derive(
-        self, position: Position, soft: SoftClue | None, cache: FrontCache[FrontCount]
+        self,
+        position: Position,
+        soft: SoftClue | None,
+        cache: FrontCache[FrontCount],
+        at: Iterable[int] | None = None,
     ) -> State:
-        """The state of ``position``, the same board with some cells changed."""
+        """The state of ``position``, the same board with some cells changed (``at``,
+        when the caller knows them: a hypothesis saves comparing the boards)."""
         if (position.width, position.height) != (self.position.width, self.position.height):
             raise ValueError("an engine follows one board: the new position has another size")
-        old = np.frombuffer(self.position.cells, dtype=np.uint8)
-        new = np.frombuffer(position.cells, dtype=np.uint8)
-        changed = np.flatnonzero(old != new)
-        if len(changed) > len(old) // 4 or bool((new[changed] == COVERED).any()):
-            return State.scratch(position, soft, cache)  # many changes, or cells covered again
         cells = position.cells
+        if at is None:
+            old = np.frombuffer(self.position.cells, dtype=np.uint8)
+            new = np.frombuffer(cells, dtype=np.uint8)
+            changed = np.flatnonzero(old != new)
+            covered_again = bool((new[changed] == COVERED).any())
+        else:
+            before = self.position.cells
+            diff = sorted({c for c in at if before[c] != cells[c]})
+            changed = np.array(diff, dtype=np.int64)
+            covered_again = any(cells[c] == COVERED for c in diff)
+        if len(changed) > len(cells) // 4 or covered_again:
+            return State.scratch(position, soft, cache)  # many changes, or cells covered again
         around = position.grid.neighbours
         unit_of = self.unit_of
         touched: set[int] = set()
