@@ -65,7 +65,7 @@ class Unit:
     # every cell, box after box, and its box's number within the front
     box_cells: np.ndarray = field(repr=False, compare=False)
     box_index: np.ndarray = field(repr=False, compare=False)
-    box_sizes: tuple[int, ...] = field(repr=False, compare=False, default=())  # in box order
+    box_sizes: tuple[int, ...] = field(repr=False, compare=False)  # in box order
 
 
 def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCount]:
