@@ -17,6 +17,7 @@ import pytest
 from hypothesis import strategies as st
 
 from minesolver.codes import BLANK, COVERED, FLAG, MINE
+from minesolver.game import Game
 from minesolver.minefield import Layout
 from minesolver.position import Position
 
@@ -341,3 +342,36 @@ def evf_of(layout, clicks):
     video.generate_evf_v4_raw_data()
     video.checksum = [0] * 32
     return bytes(video.raw_data)
+
+
+def noisy_position(noise: str, seed: int, max_unknown: int = 12) -> tuple[Position, Layout]:
+    """A position from a real noisy game: random reveals (zeros flood) and some true flags,
+    then more of both until at most ``max_unknown`` cells are unknown (12 keeps the
+    oracle to a few thousand layouts)."""
+    rnd = random.Random(seed)
+    width, height = rnd.choice([(2, 3), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5)])
+    n = width * height
+    density = rnd.choice([0.1, 0.2, 0.3, 0.45])
+    mines = {i for i in range(n) if rnd.random() < density} or {rnd.randrange(n)}
+    mines.discard(n - 1 if len(mines) == n else -1)
+    layout = Layout(width, height, tuple(sorted(mines)))
+    game = Game.from_layout(layout, noise=noise, seed=rnd.getrandbits(64))
+    safe = [i for i in range(n) if i not in mines]
+    for i in rnd.sample(safe, rnd.randint(1, len(safe))):
+        if not game.is_over:
+            game.reveal(*divmod(i, width))
+    flags = {m for m in mines if rnd.random() < 0.3}
+    while True:
+        covered = [i for i in range(n) if not game.is_revealed(*divmod(i, width))]
+        unknown = [i for i in covered if i not in flags]
+        if len(unknown) <= max_unknown:
+            break
+        i = rnd.choice(unknown)
+        if i in mines:
+            flags.add(i)
+        else:
+            game.reveal(*divmod(i, width))
+    cells = bytearray(game.position().cells)
+    for m in flags:
+        cells[m] = FLAG
+    return Position(width, height, len(mines), bytes(cells)), layout

@@ -21,7 +21,7 @@ def boxes(fronts):
 @pytest.mark.parametrize("fid", fixture_ids())
 def test_ordering_later_equals_ordering_at_once(fid):
     at_once, off = split_fronts(build_system(load_fixture(fid)))
-    later, off_later = split_fronts(build_system(load_fixture(fid)), order=False)
+    later, off_later = split_fronts(build_system(load_fixture(fid)), in_order=False)
     assert off_later == off
     assert boxes([ordered(f) for f in later]) == boxes(at_once)
     assert [[c.at for c in f.clues] for f in later] == [[c.at for c in f.clues] for f in at_once]

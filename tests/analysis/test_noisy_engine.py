@@ -15,54 +15,20 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import noisy_position
 
 from minesolver.analysis import InconsistentPositionError, analyze, brute_force
 from minesolver.codes import BLANK, COVERED, FLAG
-from minesolver.game import Game
-from minesolver.minefield import Layout
 from minesolver.noise import NoiseModel, parse_noise, soft_clue
 from minesolver.position import Position
 
 MODELS = ["withheld:0.5", "withheld:0.2", "withheld:0.9", "withheld:1", "withheld:0",
           "optimistic", "cautious"]
-MAX_UNKNOWN = 12  # keeps the oracle to a few thousand layouts
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def likelihood_of(model: NoiseModel):
     return lambda s, t, n, c: model.likelihood(s, t, n, c)
-
-
-def noisy_position(noise: str, seed: int) -> tuple[Position, Layout]:
-    """A position from a real noisy game: random reveals (zeros flood) and some true flags,
-    then more of both until at most ``MAX_UNKNOWN`` cells are unknown."""
-    rnd = random.Random(seed)
-    width, height = rnd.choice([(2, 3), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5)])
-    n = width * height
-    density = rnd.choice([0.1, 0.2, 0.3, 0.45])
-    mines = {i for i in range(n) if rnd.random() < density} or {rnd.randrange(n)}
-    mines.discard(n - 1 if len(mines) == n else -1)
-    layout = Layout(width, height, tuple(sorted(mines)))
-    game = Game.from_layout(layout, noise=noise, seed=rnd.getrandbits(64))
-    safe = [i for i in range(n) if i not in mines]
-    for i in rnd.sample(safe, rnd.randint(1, len(safe))):
-        if not game.is_over:
-            game.reveal(*divmod(i, width))
-    flags = {m for m in mines if rnd.random() < 0.3}
-    while True:
-        covered = [i for i in range(n) if not game.is_revealed(*divmod(i, width))]
-        unknown = [i for i in covered if i not in flags]
-        if len(unknown) <= MAX_UNKNOWN:
-            break
-        i = rnd.choice(unknown)
-        if i in mines:
-            flags.add(i)
-        else:
-            game.reveal(*divmod(i, width))
-    cells = bytearray(game.position().cells)
-    for m in flags:
-        cells[m] = FLAG
-    return Position(width, height, len(mines), bytes(cells)), layout
 
 
 def assert_engine_equals_oracle(position: Position, model: NoiseModel) -> None:

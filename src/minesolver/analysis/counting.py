@@ -17,6 +17,11 @@ Two implementation tricks keep this fast in pure Python:
 * a polynomial is one ``int`` too, its coefficients packed in fixed-width slots
   (Kronecker substitution): ``x**m * p`` is a shift and adding polynomials is an
   integer addition, so the inner loop does a few big-int operations, each a C loop.
+  The counting runs twice along the boxes: first with each state's total weight (the
+  polynomial at ``x = 1``) to find the transitions and the largest total, then with
+  the polynomials in slots just that wide (a packed ``int`` is the polynomial's exact
+  value at ``x = 2**slot``; only the coefficients that are read back, the tables' and
+  the results', need to fit).
 
 Per-box marginals come from a backward pass (reverse-mode differentiation of the
 same sum-product): given ``g[k]``, the weight of the rest of the board when this
@@ -30,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from math import comb
+from math import comb, gcd
 
 import numpy as np
 
@@ -89,6 +94,10 @@ class FrontCount:
     _slot_bytes: int
     _tables: list[dict[int, int]] | None  # forward tables before each box
     _moves: list[list[_Transition]] | None  # transitions out of each box
+    # what the tables' weights are multiplied by in ``poly`` and ``box_polys`` (the
+    # soft clues' common factors, taken out while counting: see ``_reduced``)
+    _scale: int = 1
+    _bytes: int = 0  # the tables' size (count_front's estimate)
 
     @classmethod
     def compiled(cls, front: Front, poly: list[int], box_polys: list[list[int]]) -> FrontCount:
@@ -145,7 +154,7 @@ class FrontCount:
         :meth:`box_weights`): a backward pass builds, for every state, the
         polynomial of the completions; a box's polynomial is the sum over its
         transitions of ``m * w * forward * backward``, both polynomials packed, so
-        the product is one integer multiplication.
+        the product is one integer multiplication (one per state before the box).
         """
         if len(self.front.boxes) == 1:  # one box: no tables, just the polynomial
             return [[k * p for k, p in enumerate(self.poly)]]
@@ -156,7 +165,9 @@ class FrontCount:
         for i in range(len(moves) - 1, -1, -1):
             here: dict[int, int] = {}
             table = tables[i]
-            marked = 0
+            # per state before the box: the sum of m * w * backward over its moves, so
+            # that each state costs one product with its forward polynomial
+            marks: dict[int, int] = {}
             for s, m, s2, w in moves[i]:
                 a = after.get(s2)
                 if not a:
@@ -164,12 +175,26 @@ class FrontCount:
                 shifted = w * (a << (m * unit))
                 here[s] = here.get(s, 0) + shifted
                 if m:
-                    f = table.get(s)
-                    if f:
-                        marked += m * f * shifted
-            out[i] = _padded(unpack(marked, fb), len(self.poly))
+                    marks[s] = marks.get(s, 0) + m * shifted
+            marked = sum(_product(table[s], x, unit) for s, x in marks.items() if s in table)
+            out[i] = [v * self._scale for v in _padded(unpack(marked, fb), len(self.poly))]
             after = here
+        if self._bytes > KEEP_TABLE_BYTES:
+            # a cache of counts keeps this object: let go of large tables once the
+            # per-box totals are made (sampling counts them again if it ever needs them)
+            self._tables = self._moves = None
         return out
+
+
+def _product(a: int, b: int, unit: int) -> int:
+    """``a * b`` for two packed polynomials, their empty low slots set aside first (a
+    table's polynomials start at the fewest mines its state allows: often half their
+    slots are empty, and a product costs more than linear time)."""
+    if not a or not b:
+        return 0
+    low_a = ((a & -a).bit_length() - 1) // unit
+    low_b = ((b & -b).bit_length() - 1) // unit
+    return ((a >> (low_a * unit)) * (b >> (low_b * unit))) << ((low_a + low_b) * unit)
 
 
 def _padded(values: list[int], length: int) -> list[int]:
@@ -180,6 +205,8 @@ def _padded(values: list[int], length: int) -> list[int]:
 # process uses two to three times more) the engine stops with EngineLimitError
 # rather than exhaust the machine's memory.  128 MB keeps a process within 512 MB.
 MAX_TABLE_BYTES = 1 << 27
+# Past this many bytes a count drops its tables once its per-box totals are made.
+KEEP_TABLE_BYTES = 1 << 22
 
 
 def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
@@ -198,19 +225,22 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
     box_slots, _ = front.slots()
     # capacity of each clue in boxes after step i, tracked as we go
     capacity = [len(c.cells) for c in clues]
+    factors, scale = _reduced(front)
 
-    # slot bytes: coefficients never exceed (ways to fill the front) * (box size) * factors
+    # an estimate of the slot bytes while the states are found: coefficients never
+    # exceed (ways to fill the front) * (box size) * factors
     bound_bits = sum(b.size for b in boxes) + 4
-    for clue in clues:
-        if clue.factor is not None:
-            bound_bits += max(clue.factor).bit_length()
+    for factor in factors:
+        if factor is not None:
+            bound_bits += max(factor).bit_length()
     fb = _bytes_for(bound_bits)
-    shift_unit = 8 * fb
 
+    # first pass: the transitions, with each state's total weight (every polynomial
+    # at x = 1) in place of its polynomial
     used_bytes = 0
     table: dict[int, int] = {0: 1}
-    tables: list[dict[int, int]] = []
     moves: list[list[_Transition]] = []
+    widest = 1  # the largest total: no coefficient of a table is larger
     placed = 1  # slots of the polynomials so far: cells placed, plus one
     for i, box in enumerate(boxes):
         size = box.size
@@ -223,7 +253,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
             inc += 1 << shift
             capacity[k] -= size
             closes = last[k] == i
-            factor = clues[k].factor
+            factor = factors[k]
             if factor is None:
                 hard.append((shift, clues[k].need, capacity[k], closes))
             else:
@@ -231,7 +261,7 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
         binoms = [comb(size, m) for m in range(size + 1)]
         out: dict[int, int] = {}
         step_moves: list[_Transition] = []
-        for s, packed in table.items():
+        for s, total in table.items():
             for m in range(size + 1):
                 s2 = s + m * inc
                 ok = True
@@ -260,28 +290,72 @@ def count_front(front: Front, *, max_bytes: int | None = None) -> FrontCount:
                 if not w:
                     continue
                 step_moves.append((s, m, s2, w))
-                out[s2] = out.get(s2, 0) + w * (packed << (m * shift_unit))
+                out[s2] = out.get(s2, 0) + w * total
                 if not len(step_moves) & 0xFFF and (
                     used_bytes + 120 * len(step_moves) + len(out) * (100 + fb * placed) > limit
                 ):  # stop while growing, not after the step has taken the memory
                     raise _too_wide(front, limit)
-        tables.append(table)
         moves.append(step_moves)
-        # what this step keeps alive: packed polynomials and transitions
-        if len(out) > 256:
-            used_bytes += sum(v.bit_length() for v in out.values()) // 8 + 100 * len(out)
-        else:
-            used_bytes += 100 * len(out)
-        used_bytes += 120 * len(step_moves)
+        used_bytes += 120 * len(step_moves) + 100 * len(out)
         if used_bytes > limit:
             raise _too_wide(front, limit)
         if not out:
             raise no_layout(front, box.clues)
+        widest = max(widest, max(out.values()))
         table = out
-    poly = unpack(table.get(0, 0), fb)
-    if not any(poly):
+    if not table.get(0):
         raise no_layout(front)
-    return FrontCount(front, poly, fb, tables, moves)
+    # slots just wide enough for every table's coefficients and for the per-box
+    # totals (at most 8 times the front's total): the products of the backward pass
+    # cost less the shorter the integers
+    fb = _bytes_for(max(widest.bit_length(), table[0].bit_length() + 3) + 1)
+    tables, last_poly, used_bytes = _polynomials(front, moves, fb, used_bytes, limit)
+    poly = [v * scale for v in unpack(last_poly, fb)]
+    return FrontCount(front, poly, fb, tables, moves, scale, used_bytes)
+
+
+def _polynomials(
+    front: Front, moves: list[list[_Transition]], fb: int, used_bytes: int, limit: int
+) -> tuple[list[dict[int, int]], int, int]:
+    """Second pass: the tables before each box (polynomials packed with ``fb`` bytes per
+    coefficient), the front's polynomial (packed) and the bytes kept."""
+    unit = 8 * fb
+    table: dict[int, int] = {0: 1}
+    tables: list[dict[int, int]] = []
+    for step_moves in moves:
+        out: dict[int, int] = {}
+        for s, m, s2, w in step_moves:
+            out[s2] = out.get(s2, 0) + w * (table[s] << (m * unit))
+        tables.append(table)
+        # what this step keeps alive: packed polynomials
+        if len(out) > 256:
+            used_bytes += sum(v.bit_length() for v in out.values()) // 8
+        if used_bytes > limit:
+            raise _too_wide(front, limit)
+        table = out
+    return tables, table[0], used_bytes
+
+
+def _reduced(front: Front) -> tuple[list[tuple[int, ...] | None], int]:
+    """The clues' factors each divided by the gcd of its values, and the product of
+    those gcds.
+
+    Noise models scale likelihoods to large integers (``(0, 504000000, 630000000)``
+    is ``126000000 * (0, 4, 5)``); every layout's weight carries every clue's common
+    factor, so the counting works with the small factors (integers a tenth as long,
+    and the backward pass multiplies them) and multiplies the results by the
+    product at the end: the same integers.
+    """
+    factors: list[tuple[int, ...] | None] = []
+    scale = 1
+    for clue in front.clues:
+        if clue.factor is None:
+            factors.append(None)
+            continue
+        g = gcd(*clue.factor) or 1
+        factors.append(tuple(v // g for v in clue.factor))
+        scale *= g
+    return factors, scale
 
 
 def _too_wide(front: Front, limit: int) -> EngineLimitError:

@@ -5,17 +5,18 @@
   (``comb(len(box), m)`` ways to place ``m``).
 * A **front** is a connected component of boxes, two boxes being linked when they
   share a clue.  Fronts are independent given how many mines each holds.
-* Boxes within a front are put in an order that keeps few clues *open* (touched by
-  boxes already counted and by boxes still to come): the counting keeps one table
-  entry per combination of open-clue sums, so its cost follows the width of this
-  path decomposition, not the length of the front.
+* Boxes within a front are put in an order that keeps the counting's tables small
+  (:mod:`.order`): the counting keeps one table entry per combination of the sums of
+  the clues *open* at that point (touched by boxes already counted and by boxes
+  still to come), so its cost follows the width of this path decomposition, not the
+  length of the front.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
+from . import order
 from .system import Clue, System
 
 __all__ = ["Box", "Front", "ordered", "split_fronts"]
@@ -56,53 +57,23 @@ class Front:
 
     def spans(self) -> tuple[dict[int, int], dict[int, int]]:
         """For each clue, the first and the last box (in counting order) that it sees."""
-        first: dict[int, int] = {}
-        last: dict[int, int] = {}
-        for i, box in enumerate(self.boxes):
-            for k in box.clues:
-                first.setdefault(k, i)
-                last[k] = i
-        return first, last
+        return order.spans([box.clues for box in self.boxes])
 
     def slots(self) -> tuple[list[dict[int, int]], int]:
         """For each box (in counting order), the slot of each clue it sees, and how many
-        slots there are: a clue holds its slot from its first box to its last, then
-        frees it for a later clue (the counting packs one clue's tally per slot).
-        """
-        first, last = self.spans()
-        free: list[int] = []
-        slot_of: dict[int, int] = {}
-        used = 0
-        out: list[dict[int, int]] = []
-        for i, box in enumerate(self.boxes):
-            for k in box.clues:
-                if first[k] == i:
-                    if free:
-                        slot_of[k] = free.pop()
-                    else:
-                        slot_of[k] = used
-                        used += 1
-            out.append({k: slot_of[k] for k in box.clues})
-            for k in box.clues:
-                if last[k] == i:
-                    free.append(slot_of.pop(k))
-        return out, used
+        slots there are (:func:`.order.slots`)."""
+        return order.slots([box.clues for box in self.boxes])
 
     def width(self) -> int:
         """Most clues open at once along the box order (the counting's width)."""
-        first, last = self.spans()
-        best = 0
-        for i in range(len(self.boxes)):
-            open_now = sum(1 for k in first if first[k] <= i < last[k])
-            best = max(best, open_now)
-        return best
+        return order.width([box.clues for box in self.boxes])
 
 
-def split_fronts(system: System, *, order: bool = True) -> tuple[list[Front], list[int]]:
+def split_fronts(system: System, *, in_order: bool = True) -> tuple[list[Front], list[int]]:
     """Group the system's unknown cells into fronts; return them and the off-front cells.
 
     Off-front cells touch no clue: they are interchangeable with each other.  With
-    ``order=False`` the boxes are left in the order found (a front whose count is
+    ``in_order=False`` the boxes are left in the order found (a front whose count is
     cached needs no counting order: :func:`ordered` puts them in it when counted).
     """
     clues = system.clues
@@ -148,75 +119,16 @@ def split_fronts(system: System, *, order: bool = True) -> tuple[list[Front], li
         ]
         front_clues = [clues[k] for k in sorted(local, key=local.__getitem__)]
         front = Front(boxes, front_clues, system.width)
-        fronts.append(ordered(front) if order else front)
+        fronts.append(ordered(front) if in_order else front)
     fronts.sort(key=lambda f: min(f.cells))
     return fronts, off_front
 
 
 def ordered(front: Front) -> Front:
-    """``front`` with its boxes in counting order (see :func:`split_fronts`)."""
-    return Front(_order(front.boxes, len(front.clues)), front.clues, front.board_width)
-
-
-def _order(boxes: list[Box], nclues: int) -> list[Box]:
-    """Order boxes to keep the number of open clues small (greedy frontier)."""
-    n = len(boxes)
-    if n <= 2:
-        return boxes
-    clue_boxes: list[list[int]] = [[] for _ in range(nclues)]
-    for b, box in enumerate(boxes):
-        for k in box.clues:
-            clue_boxes[k].append(b)
-
-    def bfs(start: int) -> list[int]:
-        dist = [-1] * n
-        dist[start] = 0
-        queue = deque([start])
-        while queue:
-            b = queue.popleft()
-            for k in boxes[b].clues:
-                for b2 in clue_boxes[k]:
-                    if dist[b2] < 0:
-                        dist[b2] = dist[b] + 1
-                        queue.append(b2)
-        return dist
-
-    # start at a pseudo-peripheral box: the farthest from the farthest of box 0
-    dist = bfs(0)
-    start = max(range(n), key=lambda b: (dist[b], -b))
-    dist = bfs(start)
-
-    remaining = [len(bs) for bs in clue_boxes]  # boxes of each clue not yet placed
-    opened = [False] * nclues
-    placed = [False] * n
-    order = [start]
-    candidates: set[int] = set()
-
-    def place(b: int) -> None:
-        placed[b] = True
-        candidates.discard(b)
-        for k in boxes[b].clues:
-            remaining[k] -= 1
-            if not opened[k]:
-                opened[k] = True
-                for b2 in clue_boxes[k]:
-                    if not placed[b2]:
-                        candidates.add(b2)
-
-    place(start)
-    while len(order) < n:
-        if not candidates:  # cannot happen within a connected front; stay safe
-            rest = min(b for b in range(n) if not placed[b])
-            candidates.add(rest)
-        best = min(
-            candidates,
-            key=lambda b: (
-                sum(1 for k in boxes[b].clues if not opened[k])
-                - sum(1 for k in boxes[b].clues if remaining[k] == 1),
-                dist[b],
-                b,
-            ),
-        )
-        order.append(best)
-        place(best)
-    return [boxes[b] for b in order]
+    """``front`` with its boxes in counting order (:func:`.order.best_order`; see
+    :func:`split_fronts`)."""
+    boxes = front.boxes
+    ranked = order.best_order(
+        [box.cells for box in boxes], [box.clues for box in boxes], front.clues, front.board_width
+    )
+    return Front([boxes[b] for b in ranked], front.clues, front.board_width)

@@ -216,7 +216,7 @@ class State:
                 settled[x] = 0
                 settled_count += 1
         # every cell left is next to a clue; only the fronts counted now need ordering
-        fronts, _ = split_fronts(system, order=False)
+        fronts, _ = split_fronts(system, in_order=False)
         serial = max(units, default=0)
         for count in counted(fronts, cache):
             serial += 1

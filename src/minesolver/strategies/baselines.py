@@ -35,6 +35,7 @@ import numpy as np
 
 from ..analysis import Analysis, analyze
 from ..analysis.deduce import Deductions, deduce
+from ..analysis.partial import front_risks
 from ..codes import COVERED, FLAG, MINE, is_number
 from ..position import Position
 from .base import Move, Strategy, StrategyError, register
@@ -219,10 +220,14 @@ class MeanConstraint(_ConstraintStrategy):
 
 
 def fallback_moves(strategy: Strategy, position: Position) -> list[Move]:
-    """Moves without the exact engine, for a position whose front is too wide to count
-    (:class:`~minesolver.errors.EngineLimitError`): the cheap rules' safe cells (exact
-    clues only), else the cell of lowest naive risk (``max-constraint``'s estimate).
-    Known mines of the game are never opened.
+    """Moves without the whole exact engine, for a position with a front too wide to
+    count (:class:`~minesolver.errors.EngineLimitError`): the cheap rules' safe cells
+    (exact clues only); else every other front counted exactly, each weighed alone
+    with the density of the mines left (:func:`~minesolver.analysis.partial.front_risks`):
+    the cells it proves safe, else the cell of lowest risk, the cells of the fronts
+    too wide to count and those next to no clue estimated naively (``max-constraint``'s
+    estimate).  Known mines of the game, and cells a counted front proves to be mines,
+    are never opened.
 
     >>> from minesolver.strategies import find_strategy
     >>> moves = fallback_moves(find_strategy("best"), Position.from_text("4x2x2\\n1221\\nHHHH\\n"))
@@ -235,10 +240,17 @@ def fallback_moves(strategy: Strategy, position: Position) -> list[Move]:
         if found.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in found.safe]
         known |= {position.index(r, c) for r, c in found.mines}
-    risk = naive_risk(position, known, _max)
+    exact = front_risks(position, soft=strategy.soft)
+    known |= {position.index(r, c) for (r, c), p in exact.items() if p == 1}
     allowed = [
         (r, c) for r, c in position.covered_cells() if position.index(r, c) not in known
     ]
+    safe = [cell for cell in allowed if exact.get(cell) == 0]
+    if safe:
+        return [Move(cell, reason="deduction", probability=0.0) for cell in safe]
+    risk = naive_risk(position, known, _max)
+    for cell, p in exact.items():
+        risk[cell] = float(p)
     best = min(float(risk[cell]) for cell in allowed)
     cell = strategy.choice([c for c in allowed if float(risk[c]) <= best + 1e-12])
     return [Move(cell, reason="guess", probability=float(risk[cell]))]
