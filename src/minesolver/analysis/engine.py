@@ -371,7 +371,9 @@ class Engine:
         child.noise, child.soft, child.cache = self.noise, self.soft, self.cache
         child.binomials = self.binomials
         child.density = self.density
-        child._state = self._state.derive(self.position.with_cells(changes), self.soft, self.cache)
+        position = self.position.with_cells(changes)
+        at = [i for i, _ in changes]
+        child._state = self._state.derive(position, self.soft, self.cache, at)
         child._analysis = None
         return child
 
@@ -469,10 +471,10 @@ class Engine:
         for unit, g in zip(units, gs, strict=True):
             zf, box_nums = unit.count.box_weights(g)
             assert zf == z, "front total disagrees with the board total"
-            for box, num in zip(unit.count.front.boxes, box_nums, strict=True):
-                nums.append(num)
-                dens.append(z * box.size)
-                sizes.append(box.size)
+            assert len(box_nums) == len(unit.box_sizes)
+            nums.extend(box_nums)
+            dens.extend([z * size for size in unit.box_sizes])
+            sizes.extend(unit.box_sizes)
         if n_out and self.density is not None:
             nums.append(self.density.numerator)
             dens.append(self.density.denominator)

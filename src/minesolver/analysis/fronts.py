@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from . import order
 from .system import Clue, System
 
-__all__ = ["Box", "Front", "split_fronts"]
+__all__ = ["Box", "Front", "ordered", "split_fronts"]
 
 
 @dataclass
@@ -69,10 +69,12 @@ class Front:
         return order.width([box.clues for box in self.boxes])
 
 
-def split_fronts(system: System) -> tuple[list[Front], list[int]]:
+def split_fronts(system: System, *, in_order: bool = True) -> tuple[list[Front], list[int]]:
     """Group the system's unknown cells into fronts; return them and the off-front cells.
 
-    Off-front cells touch no clue: they are interchangeable with each other.
+    Off-front cells touch no clue: they are interchangeable with each other.  With
+    ``in_order=False`` the boxes are left in the order found (a front whose count is
+    cached needs no counting order: :func:`ordered` puts them in it when counted).
     """
     clues = system.clues
     cell_clues: dict[int, list[int]] = {}
@@ -116,9 +118,17 @@ def split_fronts(system: System) -> tuple[list[Front], list[int]]:
             Box(sorted(box_of_key[key]), [local[k] for k in key]) for key in keys
         ]
         front_clues = [clues[k] for k in sorted(local, key=local.__getitem__)]
-        ranked = order.best_order(
-            [box.cells for box in boxes], [box.clues for box in boxes], front_clues, system.width
-        )
-        fronts.append(Front([boxes[b] for b in ranked], front_clues, system.width))
+        front = Front(boxes, front_clues, system.width)
+        fronts.append(ordered(front) if in_order else front)
     fronts.sort(key=lambda f: min(f.cells))
     return fronts, off_front
+
+
+def ordered(front: Front) -> Front:
+    """``front`` with its boxes in counting order (:func:`.order.best_order`; see
+    :func:`split_fronts`)."""
+    boxes = front.boxes
+    ranked = order.best_order(
+        [box.cells for box in boxes], [box.clues for box in boxes], front.clues, front.board_width
+    )
+    return Front([boxes[b] for b in ranked], front.clues, front.board_width)

@@ -10,8 +10,8 @@ board needs counted goes to the kernel in one call (:func:`count_fronts`).
 Which path runs is chosen by the environment variable ``MINESOLVER_KERNELS``:
 ``python`` (the reference only), ``numba`` (compiled; an error if numba is not
 installed) or ``auto`` (the default: compiled when numba is installed and the batch
-has a front of at least :data:`AUTO_MIN_CELLS` cells; smaller fronts count about as
-fast in Python, and a process that only meets those never imports numba).
+has a front of at least :data:`AUTO_MIN_CELLS` cells, or the kernel is loaded already:
+a process that only meets small fronts never imports numba).
 
 ``MINESOLVER_ENGINE_WORKERS`` (``minesolver play --engine-workers``; default 1)
 splits a compiled batch of at least :data:`PARALLEL_MIN_BOXES` boxes over that many
@@ -66,7 +66,6 @@ _MAX_CELLS = 58
 _MAX_OPEN = 15
 # ``auto`` goes compiled only for a batch with a front at least this large
 AUTO_MIN_CELLS = 16
-
 # a compiled batch goes to several threads only with at least this many boxes: below,
 # handing it out costs more than it saves (benchmarks/huge_board.py --threshold)
 PARALLEL_MIN_BOXES = 4000
@@ -147,14 +146,14 @@ def count_fronts(
     if (
         not fronts
         or choice == "python"
-        # small fronts count about as fast in Python: a process that only meets those
-        # (a small board, the web app's sandbox) never imports numba
-        or (choice == "auto" and max(f.size for f in fronts) < AUTO_MIN_CELLS)
+        # a process that only meets small fronts (a small board, the web app's
+        # sandbox) never imports numba; once loaded, the kernel counts them all
+        or (choice == "auto" and _compiled is None and max(f.size for f in fronts) < AUTO_MIN_CELLS)
         or kernel_in_use(choice) == "python"
     ):
         return [count_front(f) for f in fronts]
     out: list[FrontCount | None] = [None] * len(fronts)
-    batch: list[tuple[int, Front, tuple[np.ndarray, ...]]] = []
+    batch: list[tuple[int, Front, _Plan]] = []
     for i, front in enumerate(fronts):
         plan = _plan(front)
         if plan is None:
@@ -168,8 +167,48 @@ def count_fronts(
     return [c for c in out if c is not None]
 
 
+# a front as the kernel reads it: per box its size and where its (box, clue) pairs
+# end; per pair the clue's 4-bit shift, need, capacity after the box, and whether
+# the clue closes at this box
+_Plan = tuple[list[int], list[int], list[int], list[int], list[int], list[bool]]
+
+
+def _plan(front: Front) -> _Plan | None:
+    """The front as the kernel's columns, or ``None`` when it must be counted in Python.
+
+    Plain lists: a batch is joined and turned into arrays once (small fronts are
+    most of them, and numpy's cost per call would outweigh their counting).
+    """
+    boxes = front.boxes
+    clues = front.clues
+    if len(boxes) == 1 or front.size > _MAX_CELLS or any(c.factor is not None for c in clues):
+        return None
+    _, last = front.spans()
+    box_slots, used = front.slots()
+    if used > _MAX_OPEN:
+        return None
+    capacity = [len(c.cells) for c in clues]
+    sizes: list[int] = []
+    ends: list[int] = []
+    shifts: list[int] = []
+    needs: list[int] = []
+    caps: list[int] = []
+    closes: list[bool] = []
+    for i, box in enumerate(boxes):
+        sizes.append(box.size)
+        slots = box_slots[i]
+        for k in box.clues:
+            capacity[k] -= box.size
+            shifts.append(4 * slots[k])
+            needs.append(clues[k].need)
+            caps.append(capacity[k])
+            closes.append(last[k] == i)
+        ends.append(len(shifts))
+    return sizes, ends, shifts, needs, caps, closes
+
+
 def _run_split(
-    batch: list[tuple[int, Front, tuple[np.ndarray, ...]]], workers: int
+    batch: list[tuple[int, Front, _Plan]], workers: int
 ) -> list[FrontCount]:
     """:func:`_run` on the batch, in parts on ``workers`` threads when it is large."""
     boxes = sum(len(plan[0]) for _, _, plan in batch)
@@ -196,60 +235,47 @@ def _run_split(
     return [c for c in out if c is not None]
 
 
-def _plan(front: Front) -> tuple[np.ndarray, ...] | None:
-    """The front as the kernel's arrays, or ``None`` when it must be counted in Python.
-
-    Per box: its size; per (box, clue) pair, in box order: the clue's 4-bit slot, its
-    need, its capacity in the boxes after this one, and whether it closes here.
-    """
-    boxes = front.boxes
-    clues = front.clues
-    if len(boxes) == 1 or front.size > _MAX_CELLS or any(c.factor is not None for c in clues):
-        return None
-    _, last = front.spans()
-    box_slots, used = front.slots()
-    if used > _MAX_OPEN:
-        return None
-    capacity = [len(c.cells) for c in clues]
-    sizes, ptr, shifts, needs, caps, closes = [], [0], [], [], [], []
-    for i, box in enumerate(boxes):
-        sizes.append(box.size)
-        for k in box.clues:
-            capacity[k] -= box.size
-            shifts.append(4 * box_slots[i][k])
-            needs.append(clues[k].need)
-            caps.append(capacity[k])
-            closes.append(last[k] == i)
-        ptr.append(len(shifts))
+def _run(batch: list[tuple[int, Front, _Plan]]) -> list[FrontCount]:
+    assert _compiled is not None
+    # the fronts one after the other: offsets into the joined columns
+    box_at = [0]
+    ptrs = [0]
+    cells: list[int] = []
+    sizes: list[int] = []
+    shifts: list[int] = []
+    needs: list[int] = []
+    caps: list[int] = []
+    closes: list[bool] = []
+    for _, front, (f_sizes, f_ends, f_shifts, f_needs, f_caps, f_closes) in batch:
+        pairs = len(shifts)
+        ptrs.extend(pairs + e for e in f_ends)
+        box_at.append(box_at[-1] + len(f_sizes))
+        cells.append(front.size)
+        sizes += f_sizes
+        shifts += f_shifts
+        needs += f_needs
+        caps += f_caps
+        closes += f_closes
     i64 = np.int64
-    return (
+    polys, marks, failed = _compiled(
+        np.array(box_at, dtype=i64),
+        np.array(ptrs, dtype=i64),
+        np.array(cells, dtype=i64),
         np.array(sizes, dtype=i64),
-        np.array(ptr, dtype=i64),
         np.array(shifts, dtype=i64),
         np.array(needs, dtype=i64),
         np.array(caps, dtype=i64),
         np.array(closes, dtype=np.bool_),
     )
-
-
-def _run(batch: list[tuple[int, Front, tuple[np.ndarray, ...]]]) -> list[FrontCount]:
-    assert _compiled is not None
-    # the fronts one after the other: offsets into the concatenated arrays
-    box_at = np.cumsum([0] + [len(plan[0]) for _, _, plan in batch]).astype(np.int64)
-    pair_at = np.cumsum([0] + [len(plan[2]) for _, _, plan in batch]).astype(np.int64)
-    ptrs = np.concatenate(
-        [plan[1][:-1] + pair_at[j] for j, (_, _, plan) in enumerate(batch)] + [pair_at[-1:]]
-    )
-    cells = np.array([front.size for _, front, _ in batch], dtype=np.int64)
-    parts = [np.concatenate([plan[n] for _, _, plan in batch]) for n in (0, 2, 3, 4, 5)]
-    polys, marks, failed = _compiled(box_at, ptrs, cells, *parts)
+    bad = failed.tolist()
+    all_polys = polys.tolist()
     out = []
     poly_at = 0
     for j, (_, front, _) in enumerate(batch):
-        width = int(cells[j]) + 1
-        if failed[j] >= 0:
-            raise no_layout(front, front.boxes[int(failed[j])].clues)
-        poly = polys[poly_at : poly_at + width].tolist()
+        width = cells[j] + 1
+        if bad[j] >= 0:
+            raise no_layout(front, front.boxes[bad[j]].clues)
+        poly = all_polys[poly_at : poly_at + width]
         while poly and not poly[-1]:
             poly.pop()
         if not poly:

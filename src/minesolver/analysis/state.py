@@ -38,7 +38,7 @@ from ..codes import BLANK, COVERED, FLAG, MINE
 from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
-from .fronts import Front, split_fronts
+from .fronts import Front, ordered, split_fronts
 from .kernels import count_fronts
 from .system import (
     Clue,
@@ -65,11 +65,14 @@ class Unit:
     # every cell, box after box, and its box's number within the front
     box_cells: np.ndarray = field(repr=False, compare=False)
     box_index: np.ndarray = field(repr=False, compare=False)
+    box_sizes: tuple[int, ...] = field(repr=False, compare=False)  # in box order
 
 
 def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCount]:
     """The counts of ``fronts``: from ``cache`` when the same clues were counted
-    before, the others together in one call (:func:`.kernels.count_fronts`)."""
+    before, the others put in counting order (:func:`.fronts.ordered`) and counted
+    together in one call (:func:`.kernels.count_fronts`).  Each count carries its
+    ordered front (``count.front``): the same clues, boxes and cells."""
     keys = [
         (f.board_width, *((c.at, tuple(c.cells), c.need, c.factor) for c in f.clues))
         for f in fronts
@@ -77,7 +80,8 @@ def counted(fronts: list[Front], cache: FrontCache[FrontCount]) -> list[FrontCou
     out = [cache.get(key) for key in keys]
     missing = [i for i, c in enumerate(out) if c is None]
     if missing:
-        for i, count in zip(missing, count_fronts([fronts[i] for i in missing]), strict=True):
+        fresh = count_fronts([ordered(fronts[i]) for i in missing])
+        for i, count in zip(missing, fresh, strict=True):
             cache.put(keys[i], count)
             out[i] = count
     return [c for c in out if c is not None]
@@ -120,15 +124,25 @@ class State:
         return empty._rebuild(position, clue_cells(position, soft is not None), set(), soft, cache)
 
     def derive(
-        self, position: Position, soft: SoftClue | None, cache: FrontCache[FrontCount]
+        self,
+        position: Position,
+        soft: SoftClue | None,
+        cache: FrontCache[FrontCount],
+        at: Iterable[int] | None = None,
     ) -> State:
-        """The state of ``position``, the same board with some cells changed."""
+        """The state of ``position``, the same board with some cells changed (``at``,
+        when the caller knows them: a hypothesis saves comparing the boards)."""
         if (position.width, position.height) != (self.position.width, self.position.height):
             raise ValueError("an engine follows one board: the new position has another size")
-        old = np.frombuffer(self.position.cells, dtype=np.uint8)
-        new = np.frombuffer(position.cells, dtype=np.uint8)
-        changed = np.flatnonzero(old != new)
-        if len(changed) > len(old) // 4 or bool((new[changed] == COVERED).any()):
+        cells = position.cells
+        new = np.frombuffer(cells, dtype=np.uint8)
+        if at is None:
+            old = np.frombuffer(self.position.cells, dtype=np.uint8)
+            changed = np.flatnonzero(old != new)
+        else:
+            before = self.position.cells
+            changed = np.array(sorted({c for c in at if before[c] != cells[c]}), dtype=np.int64)
+        if len(changed) > len(cells) // 4 or bool((new[changed] == COVERED).any()):
             return State.scratch(position, soft, cache)  # many changes, or cells covered again
         unit_of = self.unit_of
         grid = position.grid
@@ -137,13 +151,13 @@ class State:
         around = grid.neighbour_array(changed)
         near = np.unique(np.concatenate([changed, around[around >= 0]]))
         code = new[near]
-        at = near[(code <= 8) | ((code == BLANK) if soft is not None else False)]
-        around = grid.neighbour_array(at)
+        clue_at = near[(code <= 8) | ((code == BLANK) if soft is not None else False)]
+        around = grid.neighbour_array(clue_at)
         seen = around[around >= 0]
         seen = seen[new[seen] == COVERED]
-        units = unit_of[np.concatenate([changed, at, seen])]
+        units = unit_of[np.concatenate([changed, clue_at, seen])]
         touched: set[int] = set(np.unique(units[units >= 0]).tolist())
-        clues: set[int] = set(at.tolist())
+        clues: set[int] = set(clue_at.tolist())
         return self._rebuild(position, clues, touched, soft, cache, changed)
 
     def _rebuild(
@@ -194,11 +208,12 @@ class State:
             if x not in pinned:
                 settled[x] = 0
                 settled_count += 1
-        fronts, _ = split_fronts(system)  # every cell left is next to a clue
+        # every cell left is next to a clue; only the fronts counted now need ordering
+        fronts, _ = split_fronts(system, in_order=False)
         serial = max(units, default=0)
-        for front, count in zip(fronts, counted(fronts, cache), strict=True):
+        for count in counted(fronts, cache):
             serial += 1
-            unit = _unit(front, count)
+            unit = _unit(count)
             units[serial] = unit
             unit_of[list(unit.cells)] = serial
             unit_of[[c.at for c in unit.clues]] = serial
@@ -220,7 +235,8 @@ def _check_settled(position: Position, changed: np.ndarray, was: np.ndarray) -> 
     return int(((was == 1) & shown_mine).sum())
 
 
-def _unit(front: Front, count: FrontCount) -> Unit:
+def _unit(count: FrontCount) -> Unit:
+    front = count.front
     flat: list[int] = []
     index: list[int] = []
     for b, box in enumerate(front.boxes):
@@ -232,4 +248,5 @@ def _unit(front: Front, count: FrontCount) -> Unit:
         count,
         np.array(flat, dtype=np.int64),
         np.array(index, dtype=np.int64),
+        tuple(box.size for box in front.boxes),
     )
