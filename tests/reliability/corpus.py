@@ -114,7 +114,7 @@ LIMIT_CASES = [
     Case("analyze-scattered-200x200-time", ("analyze", "@scatter.mine", "--max-seconds", "2"),
          ("--max-seconds",)),
     Case("analyze-scattered-200x200-memory",
-         ("analyze", "@scatter.mine", "--max-memory", "200M"), ("--max-memory",)),
+         ("analyze", "@scatter.mine", "--max-memory", "50M"), ("--max-memory",)),
     Case("play-3000x3000-time", ("play", "--rules", "3000x3000x1", "--seed", "1",
                                  "--max-seconds", "2"), ("--max-seconds",)),
 ]
