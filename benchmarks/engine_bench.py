@@ -1,18 +1,22 @@
 """Engine benchmark: how long the exact engine takes, on the fixtures and on big positions.
 
-Prints three tables:
+Prints these tables:
 
-1. the shared fixtures by board class: per-position time of ``analyze`` (best of
-   ``--repeat`` runs), median / p95 / max in ms;
-2. long fronts: generated positions whose fronts run for hundreds of cells;
-3. 100x100 boards at 20% density.
+1. the shared fixtures by board class: per-position time of ``analyze`` (the exact
+   :class:`Analysis`), of ``floats.probabilities`` (the float probabilities, in one
+   compiled call) and, when ms-toollib is installed, of its
+   ``cal_probability_onboard`` (the float probabilities too), median and p95 in ms;
+2. with ``--played N``: the same three on every position of N seeded games per
+   class (beginner, intermediate, expert), positions the fixtures do not hold;
+3. long fronts: generated positions whose fronts run for hundreds of cells;
+4. 100x100 boards at 20% density.
 
 Every generated position comes from ``--seed``.  Times are wall-clock
-(``time.perf_counter``) around the public ``analyze`` call, best of the repeats, in
-this one process.  Record figures in docs/benchmarks.md with the command, the date and
-the machine.
+(``time.perf_counter``) around each call, best of the repeats, in this one process;
+the three are timed one after the other on each position, so they share the load.
+Record figures in docs/benchmarks.md with the command, the date and the machine.
 
-    python benchmarks/engine_bench.py --seed 1 --repeat 5
+    python benchmarks/engine_bench.py --seed 1 --repeat 5 --played 20
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
+from minesolver.analysis.floats import probabilities
 from minesolver.bench.stats import percentile
 from minesolver.codes import COVERED
 from minesolver.rng import SplitMix64, derive_seed
@@ -221,44 +228,96 @@ def have_toollib() -> bool:
     return True
 
 
-def fixture_table(
-    folder: Path, repeat: int, versus: bool
-) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """Per class, our times and (``versus``) ms-toollib's on the same positions, timed
-    one after the other position by position, so both see the same machine load."""
-    manifest = [
-        json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines() if line
-    ]
-    times: dict[str, list[float]] = {}
-    theirs: dict[str, list[float]] = {}
-    for entry in manifest:
-        position = Position.from_text((folder / f"{entry['id']}.mine").read_text())
-        seconds, _ = best_time(position, repeat)
-        times.setdefault(entry["class"], []).append(seconds)
+def probabilities_time(position: Position, repeat: int) -> float:
+    """Fastest of ``repeat`` runs of :func:`minesolver.analysis.floats.probabilities`
+    (the float answer, ms-toollib's kind), in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        probabilities(position)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def time_positions(
+    named: list[tuple[str, Position]], repeat: int, versus: bool
+) -> dict[str, dict[str, list[float]]]:
+    """Per class: seconds of ``analyze``, of ``probabilities`` and (``versus``) of
+    ms-toollib, timed one after the other position by position, so all three see the
+    same machine load."""
+    times: dict[str, dict[str, list[float]]] = {}
+    for name, position in named:
+        row = times.setdefault(name, {"analyze": [], "floats": [], "toollib": []})
+        row["analyze"].append(best_time(position, repeat)[0])
+        row["floats"].append(probabilities_time(position, repeat))
         if versus:
             other = toollib_time(position, repeat)
             if other is not None:
-                theirs.setdefault(entry["class"], []).append(other)
-    print(f"Fixtures ({folder}), best of {repeat} per position, ms")
-    head = f"{'class':<14}{'n':>4}{'median':>10}{'p95':>10}{'max':>10}"
-    if versus:
-        head += f"{'toollib n':>11}{'median':>10}{'p95':>10}{'max':>10}"
+                row["toollib"].append(other)
+    return times
+
+
+def print_times(title: str, times: dict[str, dict[str, list[float]]]) -> None:
+    print(title)
+    head = f"{'class':<14}{'n':>5}"
+    for what in ("analyze", "floats", "toollib"):
+        head += f"{what + ' med':>14}{'p95':>8}"
     print(head)
     for name in sorted(times, key=lambda c: CLASSES.index(c) if c in CLASSES else 99):
-        ms = [t * 1000 for t in times[name]]
-        line = (
-            f"{name:<14}{len(ms):>4}{statistics.median(ms):>10.2f}"
-            f"{percentile(ms, 95):>10.2f}{max(ms):>10.2f}"
-        )
-        if versus and theirs.get(name):
-            other = [t * 1000 for t in theirs[name]]
-            line += (
-                f"{len(other):>11}{statistics.median(other):>10.2f}"
-                f"{percentile(other, 95):>10.2f}{max(other):>10.2f}"
-            )
+        line = f"{name:<14}{len(times[name]['analyze']):>5}"
+        for what in ("analyze", "floats", "toollib"):
+            ms = [t * 1000 for t in times[name][what]]
+            if ms:
+                line += f"{statistics.median(ms):>14.3f}{percentile(ms, 95):>8.3f}"
+            else:
+                line += f"{'-':>14}{'-':>8}"
         print(line)
+    print("ms per position, best of the repeats; floats: minesolver.analysis.floats")
     print()
-    return times, theirs
+
+
+def fixture_positions(folder: Path) -> list[tuple[str, Position]]:
+    manifest = [
+        json.loads(line) for line in (folder / "manifest.jsonl").read_text().splitlines() if line
+    ]
+    return [
+        (entry["class"], Position.from_text((folder / f"{entry['id']}.mine").read_text()))
+        for entry in manifest
+    ]
+
+
+def played_positions(seed: int, games: int) -> list[tuple[str, Position]]:
+    """Every position of ``games`` seeded games per class of the boards people play,
+    each played by opening a cell of lowest mine probability (ties by the seed)."""
+    out: list[tuple[str, Position]] = []
+    for name in ("beginner", "intermediate", "expert"):
+        rules = Rules.from_string(name)
+        for g in range(games):
+            game_seed = derive_seed(seed, 7, CLASSES.index(name), g)
+            rng = SplitMix64(game_seed)
+            game = Game(rules, seed=game_seed)
+            while not game.is_over:
+                position = game.position()
+                out.append((name, position))
+                p = probabilities(position).ravel()
+                covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
+                candidates = np.flatnonzero(covered & (p == p[covered].min()))
+                cell = int(candidates[rng.below(len(candidates))])
+                game.reveal(*divmod(cell, position.width))
+    return out
+
+
+def verdicts(times: dict[str, dict[str, list[float]]], where: str) -> None:
+    for name in CLASSES:
+        if name not in times or not times[name]["toollib"]:
+            continue
+        other = [t * 1000 for t in times[name]["toollib"]]
+        for what in ("floats", "analyze"):
+            ours = [t * 1000 for t in times[name][what]]
+            for label, f in (("median", statistics.median), ("p95", lambda v: percentile(v, 95))):
+                a, b = f(ours), f(other)
+                verdict(f"{name} {label} {what} no slower than ms-toollib ({where})", a <= b,
+                        f"{a:.3f} vs {b:.3f} ms ({b / a:.2f}x)")
 
 
 def generated_table(
@@ -301,6 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fixtures-only", action="store_true", help="only the fixture table (and its targets)"
     )
+    parser.add_argument(
+        "--played", type=int, default=0, metavar="N",
+        help="also time every position of N seeded games per class (beginner to expert)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -308,16 +371,16 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed
 
     versus = have_toollib() and not args.no_toollib
-    times, theirs = fixture_table(args.fixtures, args.repeat, versus)
+    times = time_positions(fixture_positions(args.fixtures), args.repeat, versus)
+    print_times(f"Fixtures ({args.fixtures})", times)
+    played = {}
+    if args.played:
+        played = time_positions(played_positions(seed, args.played), args.repeat, versus)
+        print_times(f"Every position of {args.played} played games per class, seed {seed}",
+                    played)
     print("Targets")
-    for name in CLASSES:
-        if times.get(name) and theirs.get(name):
-            ours = [t * 1000 for t in times[name]]
-            other = [t * 1000 for t in theirs[name]]
-            for label, f in (("median", statistics.median), ("p95", lambda v: percentile(v, 95))):
-                a, b = f(ours), f(other)
-                verdict(f"{name} {label} no slower than ms-toollib", a <= b,
-                        f"{a:.2f} vs {b:.2f} ms ({b / a:.2f}x)")
+    verdicts(times, "fixtures")
+    verdicts(played, "played")
     if args.fixtures_only:
         return 0
     fronts = generated_table(
@@ -346,12 +409,12 @@ def main(argv: list[str] | None = None) -> int:
 
     print("Targets")
     if "expert" in times:
-        ms = [t * 1000 for t in times["expert"]]
+        ms = [t * 1000 for t in times["expert"]["analyze"]]
         median, p95 = statistics.median(ms), percentile(ms, 95)
         verdict("expert median <= 1 ms", median <= 1, f"{median:.2f} ms")
         verdict("expert p95 <= 10 ms", p95 <= 10, f"{p95:.2f} ms")
     if "large100" in times:
-        median = statistics.median(times["large100"]) * 1000
+        median = statistics.median(times["large100"]["analyze"]) * 1000
         verdict("100x100 median <= 300 ms (large100 fixtures)", median <= 300, f"{median:.1f} ms")
     median = statistics.median(row[3] for row in big) * 1000
     verdict("100x100 median <= 300 ms (generated, 20%)", median <= 300, f"{median:.1f} ms")

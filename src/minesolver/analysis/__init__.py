@@ -3,6 +3,7 @@
 from ..errors import EngineLimitError, InconsistentPositionError
 from .cache import FrontCache
 from .engine import Analysis, Engine, FrontSummary, Outcome, analyze
+from .floats import probabilities
 from .oracle import brute_force
 
 __all__ = [
@@ -15,4 +16,5 @@ __all__ = [
     "Outcome",
     "analyze",
     "brute_force",
+    "probabilities",
 ]

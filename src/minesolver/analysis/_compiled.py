@@ -6,6 +6,10 @@ after each box is the sorted array of its states and one row of coefficients (by
 number of mines so far) per state.  A backward pass then gives, per box, the total
 of its mines by the front's number of mines.  :mod:`.kernels` only sends fronts
 whose counts cannot overflow.
+
+The counts take the type of ``binom``: int64 for the engine, float64 for
+:mod:`._compiled_board`, whose fronts may be too large for int64 (its answers are
+floats anyway).
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ for _n in range(2, 9):
 
 @njit(cache=True, nogil=True)
 def _count_one(sizes, ptr, shifts, needs, caps, closes, width, binom, marks):
-    """Count one front; fill ``marks`` (boxes x width); return (poly, failing box or -1)."""
+    """Count one front; fill ``marks`` (boxes x width); return (poly, failing box or -1).
+
+    Counts are of ``binom``'s type (and ``marks`` must be too)."""
     n = len(sizes)
     states = np.zeros(1, dtype=np.int64)
-    table = np.zeros((1, width), dtype=np.int64)
+    table = np.zeros((1, width), dtype=binom.dtype)
     table[0, 0] = 1
     tables = List()
     srcs = List()
@@ -72,7 +78,7 @@ def _count_one(sizes, ptr, shifts, needs, caps, closes, width, binom, marks):
                 t_m[nt] = m
                 nt += 1
         if nt == 0:
-            return np.zeros(width, dtype=np.int64), i
+            return np.zeros(width, dtype=binom.dtype), i
         order = np.argsort(t_s2[:nt], kind="mergesort")
         dst = np.empty(nt, dtype=np.int64)
         new_states = np.empty(nt, dtype=np.int64)
@@ -83,8 +89,8 @@ def _count_one(sizes, ptr, shifts, needs, caps, closes, width, binom, marks):
                 new_states[count] = t_s2[t]
                 count += 1
             dst[t] = count - 1
-        new_table = np.zeros((count, width), dtype=np.int64)
-        w_t = np.empty(nt, dtype=np.int64)
+        new_table = np.zeros((count, width), dtype=binom.dtype)
+        w_t = np.empty(nt, dtype=binom.dtype)
         for t in range(nt):
             a = t_src[t]
             m = t_m[t]
@@ -104,7 +110,7 @@ def _count_one(sizes, ptr, shifts, needs, caps, closes, width, binom, marks):
         table = new_table
     # the last table holds state 0 alone: every clue closed
     poly = table[0].copy()
-    after = np.zeros((1, width), dtype=np.int64)
+    after = np.zeros((1, width), dtype=binom.dtype)
     after[0, 0] = 1
     for i in range(n - 1, -1, -1):
         fwd = tables[i]
@@ -112,7 +118,7 @@ def _count_one(sizes, ptr, shifts, needs, caps, closes, width, binom, marks):
         dst_i = dsts[i]
         m_i = ms[i]
         w_i = ws[i]
-        here = np.zeros((fwd.shape[0], width), dtype=np.int64)
+        here = np.zeros((fwd.shape[0], width), dtype=binom.dtype)
         mark = marks[i]
         for t in range(len(src_i)):
             a = src_i[t]

@@ -1,0 +1,172 @@
+"""The one-call float probabilities equal the exact engine and the oracle.
+
+:func:`minesolver.analysis.floats.probabilities` runs a compiled pipeline of its own
+(clues, trivial rules, boxes, fronts, counting, the join) when numba is installed;
+the exact engine stays the reference.  Every position here is checked both ways,
+with the compiled path's status looked at, so a case the kernel hands back to the
+engine cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from support import arbitrary_positions, consistent_positions, numbers_of
+
+from minesolver import Game, Position, Rules
+from minesolver.analysis import InconsistentPositionError, analyze, brute_force
+from minesolver.analysis._compiled_board import INCONSISTENT, OK, TOO_BIG, board_probabilities
+from minesolver.analysis.floats import probabilities
+from minesolver.codes import COVERED
+
+FIXTURES = Path(__file__).resolve().parent.parent / "data" / "positions"
+SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TOLERANCE = 1e-12
+
+
+def compiled(position: Position) -> tuple[np.ndarray, int]:
+    out, status = board_probabilities(
+        position.cells, position.height, position.width, position.mines
+    )
+    return out.reshape(position.shape), status
+
+
+def fixture_positions() -> list[tuple[str, Position]]:
+    manifest = [json.loads(line) for line in (FIXTURES / "manifest.jsonl").read_text().splitlines()]
+    return [
+        (entry["id"], Position.from_text((FIXTURES / f"{entry['id']}.mine").read_text()))
+        for entry in manifest
+    ]
+
+
+@pytest.mark.parametrize("fid,position", fixture_positions(),
+                         ids=lambda x: x if isinstance(x, str) else "")
+def test_fixtures_equal_the_engine_and_both_peers(fid, position):
+    out, status = compiled(position)
+    assert status == OK
+    assert np.abs(out - analyze(position).prob).max() < TOLERANCE
+    # the two independent engines' figures kept with the fixture
+    reference = json.loads((FIXTURES / f"{fid}.probs.json").read_text())
+    expected = np.array(reference["prob"], dtype=float).reshape(position.shape)
+    covered = np.frombuffer(position.cells, dtype=np.uint8).reshape(position.shape) == COVERED
+    assert np.abs(out[covered] - expected[covered]).max() < 1e-9
+
+
+@given(consistent_positions())
+@SETTINGS
+def test_equals_the_oracle(position):
+    _, probs = brute_force(position)
+    out, status = compiled(position)
+    assert status == OK
+    expected = np.array([float(p) for p in probs]).reshape(position.shape)
+    assert np.abs(out - expected).max() < TOLERANCE, str(position)
+    assert abs(out.sum() - position.mines) < 1e-9
+
+
+@given(arbitrary_positions())
+@SETTINGS
+def test_inconsistent_positions_raise_what_the_engine_raises(position):
+    total, probs = brute_force(position)
+    out, status = compiled(position)
+    if total == 0:
+        assert status == INCONSISTENT
+        with pytest.raises(InconsistentPositionError) as ours:
+            probabilities(position)
+        with pytest.raises(InconsistentPositionError) as engine:
+            analyze(position)
+        assert str(ours.value) == str(engine.value)
+    else:
+        assert status == OK
+        expected = np.array([float(p) for p in probs]).reshape(position.shape)
+        assert np.abs(out - expected).max() < TOLERANCE
+
+
+@pytest.mark.parametrize("rules,seed,moves", [
+    ("beginner", 1, 6), ("intermediate", 2, 25), ("expert", 3, 40), ("expert", 4, 80),
+    ("50x50x450", 5, 60), ("100x100x2000", 6, 150), ("64x64x800", 7, 120),
+])
+def test_played_positions_equal_the_engine_after_every_move(rules, seed, moves):
+    """Games played by safe-first clicks: every position on the way, both paths."""
+    game = Game(Rules.from_string(rules), seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        position = game.position()
+        out, status = compiled(position)
+        assert status == OK
+        reference = analyze(position).prob
+        assert np.abs(out - reference).max() < 1e-10
+        if game.is_over:
+            break
+        covered = np.flatnonzero(
+            (np.frombuffer(position.cells, dtype=np.uint8) == COVERED) & (reference.ravel() < 1)
+        )
+        if not covered.size:
+            break
+        safest = covered[reference.ravel()[covered] == reference.ravel()[covered].min()]
+        game.reveal(*divmod(int(rnd.choice(safest.tolist())), position.width))
+
+
+def lines(width: int, height: int, rows: list[int], cols: list[int]) -> Position:
+    """Revealed lines across the board (whole rows and columns), every clue on them a 1
+    or a 2 among its covered neighbours: one mine beside every third cell of a line, on
+    one side, so no trivial rule cuts the line's front."""
+    below = {r: r + 1 if r + 1 < height else r - 1 for r in rows}
+    beside = {c: c + 1 if c + 1 < width else c - 1 for c in cols}
+    mines = {below[r] * width + c for r in rows for c in range(0, width, 3)}
+    mines |= {r * width + beside[c] for c in cols for r in range(0, height, 3)}
+    mines -= {r * width + c for r in rows for c in range(width)}
+    mines -= {r * width + c for c in cols for r in range(height)}
+    cells = bytearray([COVERED]) * (width * height)
+    for i in range(width * height):
+        r, c = divmod(i, width)
+        if r in rows or c in cols:
+            cells[i] = numbers_of(width, height, mines, i)
+    return Position(width, height, len(mines), bytes(cells))
+
+
+def test_a_front_too_long_for_floats_goes_to_the_engine():
+    position = lines(901, 3, [0], [])  # 901: no 0 at either end, nothing trivial
+    _, status = compiled(position)
+    assert status == TOO_BIG
+    assert np.array_equal(probabilities(position), analyze(position).prob)
+
+
+def test_a_long_front_within_the_limit_is_compiled():
+    position = lines(601, 3, [0], [])
+    out, status = compiled(position)
+    assert status == OK
+    assert np.abs(out - analyze(position).prob).max() < 1e-10
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_front_wider_than_fifteen_clues_both_ways_goes_to_the_engine(seed):
+    """The issue's spiral with one-cell gaps (benchmarks/wide_fronts.py): both sweeps
+    open more than 15 clues at once; the engine's own order counts it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        from wide_fronts import spiral_position
+    finally:
+        sys.path.pop(0)
+    position = spiral_position(seed)
+    _, status = compiled(position)
+    assert status == TOO_BIG
+    assert np.array_equal(probabilities(position), analyze(position).prob)
+
+
+def test_the_python_path_is_the_engine(monkeypatch):
+    position = Position.from_text("4x1x1\n1HHH\n")
+    assert probabilities(position, kernel="python").tolist() == [[0.0, 1.0, 0.0, 0.0]]
+    monkeypatch.setenv("MINESOLVER_KERNELS", "python")
+    assert np.array_equal(probabilities(position), analyze(position).prob)
+
+
+def test_too_many_flags_is_named_by_the_engine():
+    position = Position.from_text("3x1x1\nFF1\n")
+    with pytest.raises(InconsistentPositionError, match="flags"):
+        probabilities(position)
