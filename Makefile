@@ -30,7 +30,7 @@ chromium:
 	@./scripts/ensure-chromium.sh
 
 test: $(STAMP) chromium lint typecheck
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_bench.py
