@@ -10,6 +10,7 @@ engine cannot pass unnoticed.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -17,11 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support import arbitrary_positions, consistent_positions, numbers_of
 
 from minesolver import Game, Position, Rules
-from minesolver.analysis import InconsistentPositionError, analyze, brute_force
+from minesolver.analysis import Engine, InconsistentPositionError, analyze, brute_force
 from minesolver.analysis._compiled_board import INCONSISTENT, OK, TOO_BIG, board_probabilities
+from minesolver.analysis.floats import outcomes as float_outcomes
 from minesolver.analysis.floats import probabilities
 from minesolver.codes import COVERED
 
@@ -31,7 +34,7 @@ TOLERANCE = 1e-12
 
 
 def compiled(position: Position) -> tuple[np.ndarray, int]:
-    out, status = board_probabilities(
+    out, status, _ = board_probabilities(
         position.cells, position.height, position.width, position.mines
     )
     return out.reshape(position.shape), status
@@ -61,12 +64,42 @@ def test_fixtures_equal_the_engine_and_both_peers(fid, position):
 @given(consistent_positions())
 @SETTINGS
 def test_equals_the_oracle(position):
-    _, probs = brute_force(position)
-    out, status = compiled(position)
+    total, probs = brute_force(position)
+    out, status, log_layouts = board_probabilities(
+        position.cells, position.height, position.width, position.mines
+    )
     assert status == OK
     expected = np.array([float(p) for p in probs]).reshape(position.shape)
-    assert np.abs(out - expected).max() < TOLERANCE, str(position)
+    assert np.abs(out.reshape(position.shape) - expected).max() < TOLERANCE, str(position)
     assert abs(out.sum() - position.mines) < 1e-9
+    assert math.isclose(log_layouts, math.log(total), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def assert_outcomes_equal(position: Position, cell: tuple[int, int]) -> None:
+    exact = Engine(position).outcomes(cell)
+    floats = float_outcomes(position, cell)
+    assert floats is not None
+    assert [o.shown for o in floats] == [o.shown for o in exact]
+    for mine, theirs in zip(floats, exact, strict=True):
+        assert math.isclose(mine.chance, theirs.chance, rel_tol=1e-10), (mine.shown, position)
+        assert np.abs(mine.prob - theirs.analysis.prob.ravel()).max() < 1e-10
+
+
+@given(consistent_positions(), st.integers(0, 10**6))
+@SETTINGS
+def test_outcomes_equal_the_engines(position, pick):
+    analysis = analyze(position)
+    covered = np.flatnonzero(analysis.uncertain_mask)
+    if covered.size:
+        assert_outcomes_equal(position, divmod(int(covered[pick % covered.size]), position.width))
+
+
+@pytest.mark.parametrize("fid,position", fixture_positions()[::4],
+                         ids=lambda x: x if isinstance(x, str) else "")
+def test_outcomes_of_fixture_cells_equal_the_engines(fid, position):
+    uncertain = np.flatnonzero(analyze(position).uncertain_mask)
+    for i in uncertain[:: max(1, uncertain.size // 5)].tolist():
+        assert_outcomes_equal(position, divmod(i, position.width))
 
 
 @given(arbitrary_positions())

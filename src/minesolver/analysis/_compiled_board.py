@@ -170,7 +170,7 @@ def _board(codes, height, width, mines, binom):
                     elif d in (FLAG, MINE):
                         mk += 1
             if c < mk or c - mk > cov:
-                return out, INCONSISTENT
+                return out, INCONSISTENT, 0.0
             if cov:
                 clue_of[i] = nclues
                 clue_at[nclues] = i
@@ -178,7 +178,7 @@ def _board(codes, height, width, mines, binom):
                 unknown[nclues] = cov
                 nclues += 1
     if marked > mines:
-        return out, INCONSISTENT
+        return out, INCONSISTENT, 0.0
     settled = np.full(n, -1, dtype=np.int8)
     queued = np.zeros(nclues, dtype=np.bool_)
     stack = np.empty(nclues, dtype=np.int64)
@@ -217,7 +217,7 @@ def _board(codes, height, width, mines, binom):
                         unknown[kk] -= 1
                         need[kk] -= fill
                         if need[kk] < 0 or need[kk] > unknown[kk]:
-                            return out, INCONSISTENT
+                            return out, INCONSISTENT, 0.0
                         if unknown[kk] and not queued[kk] and (
                             need[kk] == 0 or need[kk] == unknown[kk]
                         ):
@@ -304,7 +304,7 @@ def _board(codes, height, width, mines, binom):
     room = 0  # the fronts' marks, one row per box and a column per number of mines
     for f in range(nfronts):
         if front_size[f] > MAX_FRONT:
-            return out, TOO_BIG
+            return out, TOO_BIG, 0.0
         room += (front_ptr[f + 1] - front_ptr[f]) * (front_size[f] + 1)
 
     # 3. count each front along its better order (written back into by_front)
@@ -318,6 +318,7 @@ def _board(codes, height, width, mines, binom):
     all_marks = np.empty(room, dtype=np.float64)
     los = np.zeros(nfronts, dtype=np.int64)
     span = 0
+    log_scale = 0.0  # the logs of the factors each front's counts were divided by
     for f in range(nfronts):
         rows = by_front[front_ptr[f] : front_ptr[f + 1]]
         by_col = np.empty(len(rows), dtype=np.int64)
@@ -329,22 +330,23 @@ def _board(codes, height, width, mines, binom):
         if opened > 2 and _open_width(cols, first_of, last_of, box_ptr, box_clues) < opened:
             rows[:] = cols
         if _open_width(rows, first_of, last_of, box_ptr, box_clues) > MAX_OPEN:
-            return out, TOO_BIG
+            return out, TOO_BIG, 0.0
         poly, marks, ok = _count_front(
             rows, box_ptr, box_clues, box_size, need, unknown, first_of, last_of, slot, left,
             binom,
         )
         if not ok:
-            return out, INCONSISTENT
+            return out, INCONSISTENT, 0.0
         lo = 0
         while lo < len(poly) and poly[lo] == 0:
             lo += 1
         if lo == len(poly):
-            return out, INCONSISTENT
+            return out, INCONSISTENT, 0.0
         hi = len(poly) - 1
         while poly[hi] == 0:
             hi -= 1
         top_value = poly[lo : hi + 1].max()
+        log_scale += math.log(top_value)
         size = hi - lo + 1
         poly_at[f + 1] = poly_at[f] + size
         polys[poly_at[f] : poly_at[f + 1]] = poly[lo : hi + 1] / top_value
@@ -353,12 +355,13 @@ def _board(codes, height, width, mines, binom):
         los[f] = lo
         span += hi - lo
     if nfronts * (span + 1) > MAX_JOIN:
-        return out, TOO_BIG
+        return out, TOO_BIG, 0.0
 
     # 4. join through the mine count: excess e = t - least over the fronts' mines t
     remaining = mines - marked - settled_mines
     least = los.sum()
     logw = np.full(span + 1, -np.inf)
+    first_rest = 0
     for e in range(span + 1):
         rest = remaining - least - e  # mines off the fronts
         if 0 <= rest <= off_front:
@@ -367,9 +370,10 @@ def _board(codes, height, width, mines, binom):
                 logw[e] = logw[e - 1] + math.log(rest + 1) - math.log(off_front - rest)
             else:
                 logw[e] = 0.0  # the first possible count: the others relative to it
+                first_rest = rest
     peak = logw.max()
     if peak == -np.inf:
-        return out, INCONSISTENT
+        return out, INCONSISTENT, 0.0
     weight = np.exp(logw - peak)
     # backward: after[f][x] = sum over the mines c of the fronts from f on: w(x + c)
     after = np.zeros((nfronts + 1, span + 1), dtype=np.float64)
@@ -383,7 +387,7 @@ def _board(codes, height, width, mines, binom):
             after[f][x] = s
     z = after[0][0]  # every front's layouts, each weighed by its off-front ways
     if not z > 0.0:
-        return out, INCONSISTENT
+        return out, INCONSISTENT, 0.0
     # forward: before[a] = the fronts before f convolved; front f's weights g[k]
     box_p = np.zeros(nbox, dtype=np.float64)
     before = np.zeros(span + 1, dtype=np.float64)
@@ -419,14 +423,20 @@ def _board(codes, height, width, mines, binom):
     for j in range(n):
         if codes[j] == COVERED and settled[j] < 0:
             out[j] = box_p[box_of[j]] if box_of[j] >= 0 else off_p
-    return out, OK
+    # the layouts' count: z times every factor taken out on the way
+    log_layouts = (
+        math.log(z) + peak + log_scale + math.lgamma(off_front + 1)
+        - math.lgamma(first_rest + 1) - math.lgamma(off_front - first_rest + 1)
+    )
+    return out, OK, log_layouts
 
 
 def board_probabilities(
     cells: bytes, height: int, width: int, mines: int
-) -> tuple[np.ndarray, int]:
-    """Mine probability of every cell (flat, row-major) and a status: :data:`OK`,
-    :data:`INCONSISTENT` or :data:`TOO_BIG` (then the probabilities mean nothing)."""
+) -> tuple[np.ndarray, int, float]:
+    """Mine probability of every cell (flat, row-major), a status (:data:`OK`,
+    :data:`INCONSISTENT` or :data:`TOO_BIG`: then the rest means nothing) and the
+    natural log of the number of layouts that agree with the position."""
     codes = np.frombuffer(cells, dtype=np.uint8)
-    out, status = _board(codes, height, width, mines, _BINOM_F)
-    return out, int(status)
+    out, status, log_layouts = _board(codes, height, width, mines, _BINOM_F)
+    return out, int(status), float(log_layouts)

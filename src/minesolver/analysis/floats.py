@@ -21,13 +21,17 @@ The choice follows :func:`~.kernels.kernel_in_use` (``MINESOLVER_KERNELS``).
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 
+from ..codes import COVERED, FLAG, MINE
 from ..position import Position
 from .engine import analyze
 from .kernels import Kernel, kernel_in_use
 
-__all__ = ["probabilities"]
+__all__ = ["FloatOutcome", "outcomes", "probabilities"]
 
 
 def probabilities(position: Position, *, kernel: Kernel | None = None) -> np.ndarray:
@@ -44,10 +48,64 @@ def probabilities(position: Position, *, kernel: Kernel | None = None) -> np.nda
     if kernel_in_use(kernel) == "numba":
         from ._compiled_board import OK, board_probabilities
 
-        out, status = board_probabilities(
+        out, status, _ = board_probabilities(
             position.cells, position.height, position.width, position.mines
         )
         if status == OK:
             shaped: np.ndarray = out.reshape(position.shape)
             return shaped
     return analyze(position).prob
+
+
+@dataclass(frozen=True)
+class FloatOutcome:
+    """One number a cell may show when opened: its chance (from the position before:
+    the cell is safe *and* shows ``shown``) and the float probabilities after, flat."""
+
+    shown: int
+    chance: float
+    prob: np.ndarray
+
+
+def outcomes(position: Position, cell: tuple[int, int]) -> list[FloatOutcome] | None:
+    """Every number ``cell`` may show, as :meth:`.engine.Engine.outcomes` gives them,
+    in floats: one compiled call per number.  ``None`` when the compiled path cannot
+    answer one of the positions (numba missing or not chosen, a front too wide): the
+    caller then asks the engine.
+
+    A chance is the ratio of two counts of layouts (after and before), each known
+    as a float logarithm: within about ``1e-12`` of the engine's fraction on boards
+    the size of expert.
+
+    >>> from minesolver.position import Position
+    >>> found = outcomes(Position.from_text("3x2x1\\nHHH\\n1HH\\n"), (0, 0))
+    >>> [(o.shown, round(o.chance, 12)) for o in found or []]
+    [(1, 0.666666666667)]
+    """
+    if kernel_in_use() != "numba":
+        return None
+    from ._compiled_board import INCONSISTENT, OK, board_probabilities
+
+    h, w, mines = position.height, position.width, position.mines
+    before, status, log_before = board_probabilities(position.cells, h, w, mines)
+    if status != OK:
+        return None
+    i = position.index(*cell)
+    around = position.grid.neighbours(i)
+    cells = position.cells
+    known = sum(1 for j in around if cells[j] in (FLAG, MINE))
+    unknown = [j for j in around if cells[j] == COVERED]
+    # the numbers the cell cannot show: certain mines and certain safe cells around
+    mines_around = sum(1 for j in unknown if before[j] > 1.0 - 1e-9)
+    safe_around = sum(1 for j in unknown if before[j] < 1e-12)
+    out = []
+    changed = bytearray(cells)
+    for v in range(known + mines_around, known + len(unknown) - safe_around + 1):
+        changed[i] = v
+        after, status, log_after = board_probabilities(bytes(changed), h, w, mines)
+        if status == INCONSISTENT:
+            continue
+        if status != OK:
+            return None
+        out.append(FloatOutcome(v, math.exp(log_after - log_before), after))
+    return out

@@ -24,7 +24,10 @@ their measured effect is in ``docs/benchmarks.md``):
    score of its best next guess (among the ``breadth`` safest) instead of that
    guess's safety: three moves deep instead of two.  It rewards cells
    likely to give progress (a zero, new safe cells) and penalises cells that
-   lead into bad guesses.
+   lead into bad guesses.  The last ply runs in floats (``floats``, on by
+   default: :func:`~minesolver.analysis.floats.outcomes`, one compiled call per
+   number, its chances within ~1e-12 of the engine's fractions); ``floats=off``
+   asks the exact engine for every number.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
    no information; it is chosen only when nothing else is as safe.
 6. **Off-front candidates.**  Cells away from the clues join the candidates
@@ -49,12 +52,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
 import numpy as np
 
 from ..analysis import Analysis, Engine
+from ..analysis.floats import outcomes as float_outcomes
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
 from ..options import Range
@@ -98,6 +103,7 @@ class Best(Strategy):
         depth: Annotated[int, Range(1, 4)] = 1,
         breadth: Annotated[int, Range(1, 64)] = 4,
         fifty: Annotated[float, Range(0.0, 10.0)] = 0.0,
+        floats: bool = True,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -113,6 +119,7 @@ class Best(Strategy):
         self.depth = depth
         self.breadth = breadth
         self.fifty = fifty
+        self.floats = floats
 
     def moves(self, position: Position) -> list[Move]:
         analysis = self.analyze(position, remember=True)
@@ -225,17 +232,16 @@ class Best(Strategy):
         score = 0.0
         progress = 0.0
         values = 0
-        for outcome in engine.outcomes(engine.position.coords(cand.cell)):
+        for chance, value, opens in self._outcomes(engine, cand.cell, depth):
             if bar is not None and (score + left) * (1.0 + self.progress) <= bar:
                 cand.pruned = True
                 cand.score = score + left
                 return
-            p_v = outcome.chance
-            left -= p_v
+            left -= chance
             values += 1
-            score += p_v * self._next_value(outcome.engine, depth)
-            if self.progress and outcome.analysis.safe_count:
-                progress += p_v
+            score += chance * value
+            if opens:
+                progress += chance
         if self.noise is not None:
             # what no shown number accounts for: a true zero, which floods open its
             # neighbours (progress)
@@ -244,6 +250,27 @@ class Best(Strategy):
             values += left > 1e-12
         cand.score = score * (1.0 + self.progress * progress)
         cand.dead = values <= 1
+
+    def _outcomes(
+        self, engine: Engine, cell: int, depth: int
+    ) -> Iterator[tuple[float, float, bool]]:
+        """Per number ``cell`` may show: its chance, the value of the position after
+        (:meth:`_next_value`) and whether that position has a certainly safe cell.
+        The last ply of an exact-clue game goes in floats (``floats``), one compiled
+        call per number; the engine answers everything else."""
+        position = engine.position
+        coords = position.coords(cell)
+        if self.floats and depth <= 1 and self.noise is None:
+            found = float_outcomes(position, coords)
+            if found is not None:
+                covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
+                covered[cell] = False
+                for o in found:
+                    yield (o.chance, *_blended_safety_of(o.prob[covered], self.second))
+                return
+        for outcome in engine.outcomes(coords):
+            value = self._next_value(outcome.engine, depth)
+            yield outcome.chance, value, outcome.analysis.safe_count > 0
 
     def _next_value(self, engine: Engine, depth: int) -> float:
         """How good the position after a guess is: the blended safety of its best next
@@ -277,6 +304,19 @@ def _blended_safety(analysis: Analysis, second: float = 0.2) -> float:
     if len(risks) == 1:
         return 1.0 - risks[0]
     return (1.0 - second) * (1.0 - risks[0]) + second * (1.0 - risks[1])
+
+
+def _blended_safety_of(prob: np.ndarray, second: float) -> tuple[float, bool]:
+    """:func:`_blended_safety` from the float probabilities of the covered cells, and
+    whether one of them is certainly safe."""
+    risks = prob[prob < 1.0 - 1e-9]  # certain mines are never the next move
+    safe = int((risks < 1e-12).sum())
+    if safe >= 2 or not risks.size:
+        return 1.0, safe > 0
+    if risks.size == 1:
+        return 1.0 - float(risks[0]), safe > 0
+    low, next_low = np.partition(risks, 1)[:2].tolist()
+    return (1.0 - second) * (1.0 - low) + second * (1.0 - next_low), safe > 0
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:

@@ -1,0 +1,55 @@
+"""``best``'s lookahead in floats scores every number a cell may show as the exact
+engine does: the same numbers, chances and values of the position after, to 1e-9.
+
+The positions are the ones ``best`` meets in seeded games (beginner to expert), and
+the cells the candidates its lookahead scores there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from minesolver import Game, Rules
+from minesolver.analysis import Engine, analyze
+from minesolver.strategies.best import Best
+
+
+def lookahead_positions(rules: str, seed: int, games: int) -> list[tuple[Engine, list[int]]]:
+    """Positions of ``best`` games where it guesses, with the cells it would score."""
+    out = []
+    for g in range(games):
+        game = Game(Rules.from_string(rules), seed=seed + g)
+        strategy = Best()
+        strategy.new_game(game.rules, seed + g)
+        while not game.is_over:
+            position = game.position()
+            moves = strategy.moves(position)
+            analysis = analyze(position)
+            if not analysis.safe:
+                candidates = strategy._candidates(position, analysis)
+                if len(candidates) > 1:
+                    out.append((Engine(position), [c.cell for c in candidates][:6]))
+            game.reveal(*moves[0].cell)
+    return out
+
+
+@pytest.mark.parametrize("rules,seed,games", [
+    ("beginner", 11, 6), ("intermediate", 21, 3), ("expert", 31, 3),
+])
+def test_the_float_ply_scores_as_the_engine(rules, seed, games):
+    floats = Best(floats=True)
+    exact = Best(floats=False)
+    seen = 0
+    for engine, cells in lookahead_positions(rules, seed, games):
+        for cell in cells:
+            ours = list(floats._outcomes(engine, cell, 1))
+            theirs = list(exact._outcomes(engine, cell, 1))
+            assert len(ours) == len(theirs)
+            for (c1, v1, o1), (c2, v2, o2) in zip(ours, theirs, strict=True):
+                assert math.isclose(c1, c2, rel_tol=1e-9, abs_tol=1e-12)
+                assert math.isclose(v1, v2, rel_tol=1e-9, abs_tol=1e-12)
+                assert o1 == o2
+            seen += 1
+    assert seen >= 10  # the games did reach guesses with several candidates
