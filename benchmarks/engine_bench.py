@@ -35,6 +35,7 @@ import numpy as np
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
 from minesolver.analysis.floats import probabilities
+from minesolver.analysis.kernels import kernel_in_use
 from minesolver.bench.stats import percentile
 from minesolver.codes import COVERED
 from minesolver.rng import SplitMix64, derive_seed
@@ -246,7 +247,9 @@ def time_positions(
     ms-toollib, timed one after the other position by position, so all three see the
     same machine load."""
     times: dict[str, dict[str, list[float]]] = {}
+    handed = 0
     for name, position in named:
+        handed += not compiled_answers(position)
         row = times.setdefault(name, {"analyze": [], "floats": [], "toollib": []})
         row["analyze"].append(best_time(position, repeat)[0])
         row["floats"].append(probabilities_time(position, repeat))
@@ -254,23 +257,35 @@ def time_positions(
             other = toollib_time(position, repeat)
             if other is not None:
                 row["toollib"].append(other)
+    print(f"the compiled path handed {handed} of {len(named)} positions over to the engine")
     return times
+
+
+def compiled_answers(position: Position) -> bool:
+    """Whether ``probabilities`` answers ``position`` in its compiled call (numba
+    installed, no front too wide or too long) rather than through the engine."""
+    if kernel_in_use() != "numba":
+        return False
+    from minesolver.analysis._compiled_board import OK, board_probabilities
+
+    return board_probabilities(position.cells, position.height, position.width,
+                               position.mines)[1] == OK
 
 
 def print_times(title: str, times: dict[str, dict[str, list[float]]]) -> None:
     print(title)
     head = f"{'class':<14}{'n':>5}"
     for what in ("analyze", "floats", "toollib"):
-        head += f"{what + ' med':>14}{'p95':>8}"
+        head += f"{what + ' med':>14}{'p95':>10}"
     print(head)
     for name in sorted(times, key=lambda c: CLASSES.index(c) if c in CLASSES else 99):
         line = f"{name:<14}{len(times[name]['analyze']):>5}"
         for what in ("analyze", "floats", "toollib"):
             ms = [t * 1000 for t in times[name][what]]
             if ms:
-                line += f"{statistics.median(ms):>14.3f}{percentile(ms, 95):>8.3f}"
+                line += f"{statistics.median(ms):>14.3f}{percentile(ms, 95):>10.3f}"
             else:
-                line += f"{'-':>14}{'-':>8}"
+                line += f"{'-':>14}{'-':>10}"
         print(line)
     print("ms per position, best of the repeats; floats: minesolver.analysis.floats")
     print()
