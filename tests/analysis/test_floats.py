@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -203,3 +204,27 @@ def test_too_many_flags_is_named_by_the_engine():
     position = Position.from_text("3x1x1\nFF1\n")
     with pytest.raises(InconsistentPositionError, match="flags"):
         probabilities(position)
+
+
+def test_without_numba_everything_answers_through_the_engine():
+    """The core installs with numpy alone: with numba missing, ``probabilities`` and
+    ``best``'s lookahead take the engine's path and import nothing compiled."""
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from minesolver import Position\n"
+        "from minesolver.analysis import analyze, probabilities\n"
+        "from minesolver.analysis.floats import outcomes\n"
+        "from minesolver.play import play_game\n"
+        "from minesolver.rules import Rules\n"
+        "from minesolver.strategies import find_strategy\n"
+        "p = Position.from_text('3x3x2\\nHHH\\n2H2\\nHHH\\n')\n"
+        "assert (probabilities(p) == analyze(p).prob).all()\n"
+        "assert outcomes(p, (0, 1)) is None\n"
+        "play_game(Rules.from_string('intermediate'), find_strategy('best'), seed=3)\n"
+        "assert not any(m.startswith('minesolver.analysis._compiled') for m in sys.modules)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
