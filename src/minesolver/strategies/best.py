@@ -24,10 +24,11 @@ their measured effect is in ``docs/benchmarks.md``):
    score of its best next guess (among the ``breadth`` safest) instead of that
    guess's safety: three moves deep instead of two.  It rewards cells
    likely to give progress (a zero, new safe cells) and penalises cells that
-   lead into bad guesses.  The last ply runs in floats (``floats``, on by
-   default: :func:`~minesolver.analysis.floats.outcomes`, one compiled call per
-   number, its chances within ~1e-12 of the engine's fractions); ``floats=off``
-   asks the exact engine for every number.
+   lead into bad guesses.  On boards up to :data:`FLOAT_PLY_CELLS` cells the last
+   ply runs in floats (``floats``, on by default:
+   :func:`~minesolver.analysis.floats.outcomes`, one compiled call per number, its
+   chances within ~1e-12 of the engine's fractions); ``floats=off`` asks the exact
+   engine for every number.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
    no information; it is chosen only when nothing else is as safe.
 6. **Off-front candidates.**  Cells away from the clues join the candidates
@@ -68,7 +69,11 @@ from .base import Move, Strategy, register
 from .endgame import best_endgame_move
 from .longterm import fifty_influence
 
-__all__ = ["Best", "forced_guess"]
+__all__ = ["FLOAT_PLY_CELLS", "Best", "forced_guess"]
+
+# the float ply reads the whole board per number, the engine's only what a number
+# changes: floats pay up to about this many cells (benchmarks/float_ply.py)
+FLOAT_PLY_CELLS = 2500
 
 
 @dataclass
@@ -256,11 +261,13 @@ class Best(Strategy):
     ) -> Iterator[tuple[float, float, bool]]:
         """Per number ``cell`` may show: its chance, the value of the position after
         (:meth:`_next_value`) and whether that position has a certainly safe cell.
-        The last ply of an exact-clue game goes in floats (``floats``), one compiled
-        call per number; the engine answers everything else."""
+        The last ply of an exact-clue game on a board of at most
+        :data:`FLOAT_PLY_CELLS` cells goes in floats (``floats``), one compiled call
+        per number; the engine answers everything else."""
         position = engine.position
         coords = position.coords(cell)
-        if self.floats and depth <= 1 and self.noise is None:
+        small = len(position.cells) <= FLOAT_PLY_CELLS
+        if self.floats and small and depth <= 1 and self.noise is None:
             found = float_outcomes(position, coords)
             if found is not None:
                 covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
