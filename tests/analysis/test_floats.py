@@ -166,6 +166,7 @@ def lines(width: int, height: int, rows: list[int], cols: list[int]) -> Position
 
 def test_a_front_too_long_for_floats_goes_to_the_engine():
     position = lines(901, 3, [0], [])  # 901: no 0 at either end, nothing trivial
+    assert [len(f.cells) for f in analyze(position).fronts] == [901]
     _, status = compiled(position)
     assert status == TOO_BIG
     assert np.array_equal(probabilities(position), analyze(position).prob)
@@ -173,6 +174,7 @@ def test_a_front_too_long_for_floats_goes_to_the_engine():
 
 def test_a_long_front_within_the_limit_is_compiled():
     position = lines(601, 3, [0], [])
+    assert [len(f.cells) for f in analyze(position).fronts] == [601]
     out, status = compiled(position)
     assert status == OK
     assert np.abs(out - analyze(position).prob).max() < 1e-10
