@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -32,6 +33,20 @@ from minesolver.codes import COVERED
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "positions"
 SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOLERANCE = 1e-12
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_kernels():
+    """These tests are about the compiled path: choose it, whatever an earlier test in
+    this process left behind (a CLI run with a memory cap switches a process to the
+    Python kernels for good, see ``limits.cap``)."""
+    saved = os.environ.get("MINESOLVER_KERNELS")
+    os.environ["MINESOLVER_KERNELS"] = "numba"
+    yield
+    if saved is None:
+        os.environ.pop("MINESOLVER_KERNELS", None)
+    else:
+        os.environ["MINESOLVER_KERNELS"] = saved
 
 
 def compiled(position: Position) -> tuple[np.ndarray, int]:
@@ -226,7 +241,8 @@ def test_without_numba_everything_answers_through_the_engine():
         "assert not any(m.startswith('minesolver.analysis._compiled') for m in sys.modules)\n"
         "print('ok')\n"
     )
+    env = {k: v for k, v in os.environ.items() if k != "MINESOLVER_KERNELS"}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"

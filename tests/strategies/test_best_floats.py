@@ -8,12 +8,28 @@ the cells the candidates its lookahead scores there.
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 
 from minesolver import Game, Rules
 from minesolver.analysis import Engine, analyze
+from minesolver.analysis.kernels import kernel_in_use
 from minesolver.strategies.best import Best
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_kernels():
+    """These tests are about the compiled path: choose it, whatever an earlier test in
+    this process left behind (a CLI run with a memory cap switches a process to the
+    Python kernels for good, see ``limits.cap``)."""
+    saved = os.environ.get("MINESOLVER_KERNELS")
+    os.environ["MINESOLVER_KERNELS"] = "numba"
+    yield
+    if saved is None:
+        os.environ.pop("MINESOLVER_KERNELS", None)
+    else:
+        os.environ["MINESOLVER_KERNELS"] = saved
 
 
 def lookahead_positions(rules: str, seed: int, games: int) -> list[tuple[Engine, list[int]]]:
@@ -39,6 +55,7 @@ def lookahead_positions(rules: str, seed: int, games: int) -> list[tuple[Engine,
     ("beginner", 11, 6), ("intermediate", 21, 3), ("expert", 31, 3),
 ])
 def test_the_float_ply_scores_as_the_engine(rules, seed, games):
+    assert kernel_in_use() == "numba"  # else both sides would take the engine's path
     floats = Best(floats=True)
     exact = Best(floats=False)
     seen = 0

@@ -67,7 +67,9 @@ class FloatOutcome:
     prob: np.ndarray
 
 
-def outcomes(position: Position, cell: tuple[int, int]) -> list[FloatOutcome] | None:
+def outcomes(
+    position: Position, cell: tuple[int, int], *, kernel: Kernel | None = None
+) -> list[FloatOutcome] | None:
     """Every number ``cell`` may show, as :meth:`.engine.Engine.outcomes` gives them,
     in floats: one compiled call per number.  ``None`` when the compiled path cannot
     answer one of the positions (numba missing or not chosen, a front too wide): the
@@ -78,11 +80,13 @@ def outcomes(position: Position, cell: tuple[int, int]) -> list[FloatOutcome] | 
     the size of expert.
 
     >>> from minesolver.position import Position
-    >>> found = outcomes(Position.from_text("3x2x1\\nHHH\\n1HH\\n"), (0, 0))
-    >>> [(o.shown, round(o.chance, 12)) for o in found or []]
+    >>> found = outcomes(Position.from_text("3x2x1\\nHHH\\n1HH\\n"), (0, 0), kernel="numba")
+    >>> [(o.shown, round(o.chance, 12)) for o in found]
     [(1, 0.666666666667)]
+    >>> outcomes(Position.from_text("3x2x1\\nHHH\\n1HH\\n"), (0, 0), kernel="python") is None
+    True
     """
-    if kernel_in_use() != "numba":
+    if kernel_in_use(kernel) != "numba":
         return None
     from ._compiled_board import INCONSISTENT, OK, board_probabilities
 
