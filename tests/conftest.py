@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 import pytest
 from support import ENTRY_POINTS
 
@@ -10,3 +13,18 @@ from support import ENTRY_POINTS
 def entry(request: pytest.FixtureRequest) -> str:
     """Run a CLI test through both entry points."""
     return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def compiled_kernels() -> Iterator[None]:
+    """Choose the compiled kernels for a module's tests (``pytestmark =
+    pytest.mark.usefixtures("compiled_kernels")``), whatever an earlier test in this
+    process left behind: a CLI run with a memory cap switches a process to the Python
+    kernels for good (``limits.cap``)."""
+    saved = os.environ.get("MINESOLVER_KERNELS")
+    os.environ["MINESOLVER_KERNELS"] = "numba"
+    yield
+    if saved is None:
+        os.environ.pop("MINESOLVER_KERNELS", None)
+    else:
+        os.environ["MINESOLVER_KERNELS"] = saved

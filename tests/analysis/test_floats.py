@@ -35,18 +35,8 @@ SETTINGS = settings(max_examples=600, deadline=None, suppress_health_check=[Heal
 TOLERANCE = 1e-12
 
 
-@pytest.fixture(autouse=True, scope="module")
-def compiled_kernels():
-    """These tests are about the compiled path: choose it, whatever an earlier test in
-    this process left behind (a CLI run with a memory cap switches a process to the
-    Python kernels for good, see ``limits.cap``)."""
-    saved = os.environ.get("MINESOLVER_KERNELS")
-    os.environ["MINESOLVER_KERNELS"] = "numba"
-    yield
-    if saved is None:
-        os.environ.pop("MINESOLVER_KERNELS", None)
-    else:
-        os.environ["MINESOLVER_KERNELS"] = saved
+# about the compiled path: chosen whatever an earlier test left (see conftest)
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
 
 def compiled(position: Position) -> tuple[np.ndarray, int]:

@@ -8,7 +8,6 @@ the cells the candidates its lookahead scores there.
 from __future__ import annotations
 
 import math
-import os
 
 import pytest
 
@@ -17,19 +16,8 @@ from minesolver.analysis import Engine, analyze
 from minesolver.analysis.kernels import kernel_in_use
 from minesolver.strategies.best import Best
 
-
-@pytest.fixture(autouse=True, scope="module")
-def compiled_kernels():
-    """These tests are about the compiled path: choose it, whatever an earlier test in
-    this process left behind (a CLI run with a memory cap switches a process to the
-    Python kernels for good, see ``limits.cap``)."""
-    saved = os.environ.get("MINESOLVER_KERNELS")
-    os.environ["MINESOLVER_KERNELS"] = "numba"
-    yield
-    if saved is None:
-        os.environ.pop("MINESOLVER_KERNELS", None)
-    else:
-        os.environ["MINESOLVER_KERNELS"] = saved
+# about the compiled path: chosen whatever an earlier test left (see conftest)
+pytestmark = pytest.mark.usefixtures("compiled_kernels")
 
 
 def lookahead_positions(rules: str, seed: int, games: int) -> list[tuple[Engine, list[int]]]:

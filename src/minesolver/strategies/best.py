@@ -303,14 +303,7 @@ def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
 
 def _blended_safety(analysis: Analysis, second: float = 0.2) -> float:
     """Safety of the best next move, blended with the second best (weight ``second``)."""
-    if analysis.safe_count >= 2:
-        return 1.0
-    risks = analysis.lowest_risks(2)
-    if not risks:
-        return 1.0
-    if len(risks) == 1:
-        return 1.0 - risks[0]
-    return (1.0 - second) * (1.0 - risks[0]) + second * (1.0 - risks[1])
+    return _blend(analysis.safe_count, analysis.lowest_risks(2), second)
 
 
 def _blended_safety_of(prob: np.ndarray, second: float) -> tuple[float, bool]:
@@ -318,12 +311,18 @@ def _blended_safety_of(prob: np.ndarray, second: float) -> tuple[float, bool]:
     whether one of them is certainly safe."""
     risks = prob[prob < 1.0 - 1e-9]  # certain mines are never the next move
     safe = int((risks < 1e-12).sum())
-    if safe >= 2 or not risks.size:
-        return 1.0, safe > 0
-    if risks.size == 1:
-        return 1.0 - float(risks[0]), safe > 0
-    low, next_low = np.partition(risks, 1)[:2].tolist()
-    return (1.0 - second) * (1.0 - low) + second * (1.0 - next_low), safe > 0
+    lowest = np.partition(risks, 1)[:2].tolist() if risks.size > 1 else risks.tolist()
+    return _blend(safe, lowest, second), safe > 0
+
+
+def _blend(safe_count: int, lowest: list[float], second: float) -> float:
+    """1 with two certainly safe cells (or none left to guess), else the safety of the
+    lowest risk blended with the next lowest (weight ``second``)."""
+    if safe_count >= 2 or not lowest:
+        return 1.0
+    if len(lowest) == 1:
+        return 1.0 - lowest[0]
+    return (1.0 - second) * (1.0 - lowest[0]) + second * (1.0 - lowest[1])
 
 
 def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> list[int]:
