@@ -26,8 +26,8 @@ from support import arbitrary_positions, consistent_positions, numbers_of
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Engine, InconsistentPositionError, analyze, brute_force
 from minesolver.analysis._compiled_board import INCONSISTENT, OK, TOO_BIG, board_probabilities
+from minesolver.analysis.floats import EXACT_ZERO_CELLS, board, certain_safe, probabilities
 from minesolver.analysis.floats import outcomes as float_outcomes
-from minesolver.analysis.floats import probabilities
 from minesolver.codes import COVERED
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "positions"
@@ -81,6 +81,31 @@ def test_equals_the_oracle(position):
     assert math.isclose(log_layouts, math.log(total), rel_tol=1e-12, abs_tol=1e-12)
 
 
+@given(arbitrary_positions())
+@SETTINGS
+def test_certain_safe_is_exactly_the_oracles_safe_set(position):
+    total, probs = brute_force(position)
+    found = certain_safe(position)
+    if total == 0:
+        assert found is None  # the engine names what is wrong
+        return
+    covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
+    expected = [i for i, p in enumerate(probs) if covered[i] and p == 0]
+    assert found is not None
+    assert found.tolist() == expected
+
+
+def test_certain_safe_answers_only_where_a_float_zero_is_exact():
+    small = Position.covered(40, 25, 100)  # EXACT_ZERO_CELLS cells
+    assert len(small.cells) == EXACT_ZERO_CELLS
+    assert certain_safe(small) is not None
+    assert certain_safe(Position.covered(41, 25, 100)) is None
+    assert certain_safe(small, kernel="python") is None
+    # one compiled answer serves several questions
+    found = board(small)
+    assert found is not None and certain_safe(small, found=found).tolist() == []
+
+
 def assert_outcomes_equal(position: Position, cell: tuple[int, int]) -> None:
     exact = Engine(position).outcomes(cell)
     floats = float_outcomes(position, cell)
@@ -129,6 +154,7 @@ def test_inconsistent_positions_raise_what_the_engine_raises(position):
 @pytest.mark.parametrize("rules,seed,moves", [
     ("beginner", 1, 6), ("intermediate", 2, 25), ("expert", 3, 40), ("expert", 4, 80),
     ("50x50x450", 5, 60), ("100x100x2000", 6, 150), ("64x64x800", 7, 120),
+    ("40x25x250", 8, 80), ("40x25x120", 9, 80),
 ])
 def test_played_positions_equal_the_engine_after_every_move(rules, seed, moves):
     """Games played by safe-first clicks: every position on the way, both paths."""
@@ -138,8 +164,14 @@ def test_played_positions_equal_the_engine_after_every_move(rules, seed, moves):
         position = game.position()
         out, status = compiled(position)
         assert status == OK
-        reference = analyze(position).prob
+        analysis = analyze(position)
+        reference = analysis.prob
         assert np.abs(out - reference).max() < 1e-10
+        safe = certain_safe(position)
+        if len(position.cells) <= EXACT_ZERO_CELLS:
+            assert safe is not None and safe.tolist() == analysis.safe_indices.tolist()
+        else:
+            assert safe is None
         if game.is_over:
             break
         covered = np.flatnonzero(

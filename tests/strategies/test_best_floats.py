@@ -1,5 +1,6 @@
-"""``best``'s lookahead in floats scores every number a cell may show as the exact
-engine does: the same numbers, chances and values of the position after, to 1e-9.
+"""``best``'s compiled paths answer as the exact engine does: its deductions are the
+engine's safe cells, and its lookahead in floats scores every number a cell may show
+with the same numbers, chances and values of the position after, to 1e-9.
 
 The positions are the ones ``best`` meets in seeded games (beginner to expert), and
 the cells the candidates its lookahead scores there.
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from minesolver import Game, Rules
 from minesolver.analysis import Engine, analyze
 from minesolver.analysis.kernels import kernel_in_use
+from minesolver.play import Step, play_game
 from minesolver.strategies.best import Best
 
 # about the compiled path: chosen whatever an earlier test left (see conftest)
@@ -58,3 +61,51 @@ def test_the_float_ply_scores_as_the_engine(rules, seed, games):
                 assert o1 == o2
             seen += 1
     assert seen >= 10  # the games did reach guesses with several candidates
+
+
+@pytest.mark.parametrize("rules,seed", [("beginner", 41), ("intermediate", 42), ("expert", 43)])
+def test_the_compiled_deductions_are_the_engines(rules, seed):
+    """Every turn: ``best`` opens exactly the engine's safe cells when there are some,
+    and what an observer reads as the turn's analysis is the exact one, made on
+    demand for the turns the compiled call answered."""
+    assert kernel_in_use() == "numba"
+    deductions = 0
+    for g in range(4):
+        steps: list[Step] = []
+        play_game(Rules.from_string(rules), Best(), seed=seed + g, observer=steps.append)
+        for step in steps[1:]:
+            exact = analyze(step.position)
+            if step.moves[0].reason == "deduction":
+                assert [m.cell for m in step.moves] == exact.safe
+                deductions += 1
+            else:
+                assert not exact.safe
+            assert step.analysis is not None
+            assert np.array_equal(step.analysis.prob, exact.prob)
+    assert deductions >= 10
+
+
+def test_an_unread_analysis_is_never_made():
+    """Without an observer the engine sees only the positions where ``best`` guesses."""
+    game = Game(Rules.from_string("expert"), seed=44)
+    strategy = Best()
+    strategy.new_game(game.rules, 44)
+    game.reveal(0, 0)
+    seen = []
+    analyze_ = strategy.analyze
+
+    def counting(position, **kw):
+        seen.append(position)
+        return analyze_(position, **kw)
+
+    strategy.analyze = counting
+    turns = 0
+    while not game.is_over:
+        moves = strategy.moves(game.position())
+        turns += 1
+        for move in moves:
+            if not game.is_over:
+                game.reveal(*move.cell)
+    assert 0 < len(seen) < turns
+    for position in seen:
+        assert not analyze(position).safe

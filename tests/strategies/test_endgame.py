@@ -16,12 +16,14 @@ from itertools import combinations
 import pytest
 from support import neighbours_of, numbers_of, open_area
 
+from minesolver.analysis import analyze
 from minesolver.codes import COVERED, FLAG
+from minesolver.game import Game
 from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
-from minesolver.strategies.endgame import best_endgame_move, win_probability
+from minesolver.strategies.endgame import Endgame, best_endgame_move, win_probability
 
 TOL = 1e-9
 
@@ -220,3 +222,38 @@ def test_neighbour_helper_matches_the_board():
     # the reference leans on support's helpers; make sure they mean what we think
     assert sorted(neighbours_of(3, 3, 4)) == [0, 1, 2, 3, 5, 6, 7, 8]
     assert numbers_of(3, 1, {2}, 1) == 1 and numbers_of(3, 1, {2}, 0) == 0
+
+
+def test_a_later_endgame_position_is_answered_from_the_last_search():
+    """``Endgame`` looks up the positions its last search already solved: the move and
+    win chance it recalls are a fresh search's (up to ties between equal moves)."""
+    recalled = 0
+    for seed in range(40):
+        rules = Rules(6, 6, 7)
+        game = Game(rules, seed=seed)
+        endgame = Endgame(max_layouts=300)
+        game.reveal(0, 0)
+        while not game.is_over:
+            position = game.position()
+            result = endgame.move(position)
+            fresh = best_endgame_move(position, max_layouts=300)
+            if result is None:  # too many layouts yet: open the safest cell
+                assert fresh is None
+                prob = analyze(position).prob.ravel()
+                covered = [i for i in range(len(prob)) if position.cells[i] == COVERED]
+                game.reveal(*position.coords(min(covered, key=lambda i: prob[i])))
+                continue
+            assert fresh is not None
+            assert result.win_chance == pytest.approx(fresh.win_chance, abs=1e-12)
+            assert result.layouts == fresh.layouts
+            game.reveal(*result.cell)
+            # the certainly safe cells, as best opens them before its next guess
+            while not game.is_over:
+                safe = analyze(game.position()).safe
+                if not safe:
+                    break
+                for cell in safe:
+                    if not game.is_over:
+                        game.reveal(*cell)
+        recalled += endgame.recalled
+    assert recalled >= 10

@@ -92,7 +92,8 @@ class Strategy(ABC):
         self.rules: Rules | None = None
         self.noise: NoiseModel | None = None
         self.soft: SoftClue | None = None
-        self.last_analysis: Analysis | None = None
+        self._last_analysis: Analysis | None = None
+        self._unanalysed: Position | None = None  # see :meth:`defer_analysis`
         self.known_mines: set[int] = set()  # proven mines of the current game
         self.cache = FrontCache[FrontCount]()  # front counts, kept from game to game
         self._engine: Engine | None = None  # the current game's engine
@@ -112,6 +113,28 @@ class Strategy(ABC):
         self.last_analysis = None
         self.known_mines = set()
         self._engine = None
+
+    @property
+    def last_analysis(self) -> Analysis | None:
+        """The exact analysis of the position :meth:`moves` saw last (``None`` before
+        the first), for observers such as the web app's Watch.  A strategy that
+        answered that position without the engine (:meth:`defer_analysis`) has it
+        computed here, when somebody asks."""
+        if self._unanalysed is not None:
+            position, self._unanalysed = self._unanalysed, None
+            self._last_analysis = self.analyze(position, remember=True)
+        return self._last_analysis
+
+    @last_analysis.setter
+    def last_analysis(self, analysis: Analysis | None) -> None:
+        self._last_analysis = analysis
+        self._unanalysed = None
+
+    def defer_analysis(self, position: Position) -> None:
+        """Note that :meth:`moves` answered ``position`` without an analysis; one is
+        made only if :attr:`last_analysis` is read before the next position."""
+        self._last_analysis = None
+        self._unanalysed = position
 
     def analyze(self, position: Position, *, remember: bool = False) -> Analysis:
         """Exact analysis of ``position`` under this game's rules (noise included).

@@ -4,7 +4,11 @@ Ideas, each switchable for measurement (``--strategy best:endgame=off`` etc.;
 their measured effect is in ``docs/benchmarks.md``):
 
 1. **Deductions first.**  Exact probabilities; every certainly-safe cell is opened
-   before any risk is taken.  Never opens a proven mine.
+   before any risk is taken.  Never opens a proven mine.  With ``floats`` (on by
+   default) a board of at most :data:`~minesolver.analysis.floats.EXACT_ZERO_CELLS`
+   cells gets its safe cells from one compiled call
+   (:func:`~minesolver.analysis.floats.certain_safe`, exact there), and the exact
+   engine runs only on the turns that need a guess.
 2. **Endgame search** (``endgame``).  When at most ``endgame_layouts`` layouts
    remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
    the highest exact chance of winning, information included; past
@@ -60,13 +64,16 @@ from typing import Annotated
 import numpy as np
 
 from ..analysis import Analysis, Engine
+from ..analysis.floats import FloatBoard, certain_safe
+from ..analysis.floats import board as float_board
 from ..analysis.floats import outcomes as float_outcomes
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
 from ..options import Range
 from ..position import Position
+from ..rules import Rules
 from .base import Move, Strategy, register
-from .endgame import best_endgame_move
+from .endgame import Endgame
 from .longterm import fifty_influence
 
 __all__ = ["FLOAT_PLY_CELLS", "Best", "forced_guess"]
@@ -125,17 +132,38 @@ class Best(Strategy):
         self.breadth = breadth
         self.fifty = fifty
         self.floats = floats
+        self._endgame: Endgame | None = None  # this game's endgame searches
+
+    def new_game(self, rules: Rules, seed: int) -> None:
+        super().new_game(rules, seed)
+        self._endgame = None
 
     def moves(self, position: Position) -> list[Move]:
+        found = None  # the compiled answer for the position, when floats are used
+        floats = self.floats and self.noise is None and self.density is None
+        if floats and len(position.cells) <= FLOAT_PLY_CELLS:
+            found = float_board(position)
+            # most turns only open proven-safe cells: that call finds them exactly,
+            # and the engine catches up with the board at the next guess
+            safe = certain_safe(position, found=found) if found else None
+            if safe is not None and len(safe):
+                self.defer_analysis(position)
+                w = position.width
+                return [
+                    Move(divmod(i, w), reason="deduction", probability=0.0)
+                    for i in safe.tolist()
+                ]
         analysis = self.analyze(position, remember=True)
         self.last_analysis = analysis
         if analysis.safe:
             return [Move(cell, reason="deduction", probability=0.0) for cell in analysis.safe]
         exact_clues = self.noise is None  # endgame and 50/50 logic assume exact numbers
         if exact_clues and self.endgame and analysis.solutions_at_most(self.endgame_layouts):
-            result = best_endgame_move(
-                position, max_layouts=self.endgame_layouts, budget=self.endgame_budget
-            )
+            if self._endgame is None:
+                self._endgame = Endgame(
+                    max_layouts=self.endgame_layouts, budget=self.endgame_budget
+                )
+            result = self._endgame.move(position)
             if result is not None:
                 return [
                     Move(
@@ -152,7 +180,7 @@ class Best(Strategy):
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
-            chosen = self._lookahead(self.analysis_engine, candidates, self.depth)
+            chosen = self._lookahead(self.analysis_engine, candidates, self.depth, found)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
@@ -195,7 +223,15 @@ class Best(Strategy):
         return out
 
     # ---------------------------------------------------------------- lookahead
-    def _lookahead(self, engine: Engine, candidates: list[_Scored], depth: int) -> _Scored:
+    def _lookahead(
+        self,
+        engine: Engine,
+        candidates: list[_Scored],
+        depth: int,
+        found: FloatBoard | None = None,
+    ) -> _Scored:
+        """The best of ``candidates`` by lookahead score; ``found`` is the compiled
+        answer for ``engine``'s position, when the caller has it."""
         candidates.sort(key=lambda c: -c.safety)
         if depth < self.depth:  # a nested ply: only the safest few
             candidates = candidates[: self.breadth]
@@ -208,7 +244,7 @@ class Best(Strategy):
                 cand.pruned = True
                 continue
             bar = None if best is None or best.dead else best.score
-            self._score(engine, cand, None if bar is None else bar / boost, depth)
+            self._score(engine, cand, None if bar is None else bar / boost, depth, found)
             cand.score *= boost
             if cand.pruned:
                 continue
@@ -232,12 +268,19 @@ class Best(Strategy):
         safe = analysis.solutions * (den - mines) // den  # exact: counts pass 10**308
         return 1.0 + self.fifty * influence / safe
 
-    def _score(self, engine: Engine, cand: _Scored, bar: float | None, depth: int = 1) -> None:
+    def _score(
+        self,
+        engine: Engine,
+        cand: _Scored,
+        bar: float | None,
+        depth: int = 1,
+        found: FloatBoard | None = None,
+    ) -> None:
         left = cand.safety
         score = 0.0
         progress = 0.0
         values = 0
-        for chance, value, opens in self._outcomes(engine, cand.cell, depth):
+        for chance, value, opens in self._outcomes(engine, cand.cell, depth, found):
             if bar is not None and (score + left) * (1.0 + self.progress) <= bar:
                 cand.pruned = True
                 cand.score = score + left
@@ -257,7 +300,7 @@ class Best(Strategy):
         cand.dead = values <= 1
 
     def _outcomes(
-        self, engine: Engine, cell: int, depth: int
+        self, engine: Engine, cell: int, depth: int, found: FloatBoard | None = None
     ) -> Iterator[tuple[float, float, bool]]:
         """Per number ``cell`` may show: its chance, the value of the position after
         (:meth:`_next_value`) and whether that position has a certainly safe cell.
@@ -268,11 +311,11 @@ class Best(Strategy):
         coords = position.coords(cell)
         small = len(position.cells) <= FLOAT_PLY_CELLS
         if self.floats and small and depth <= 1 and self.noise is None:
-            found = float_outcomes(position, coords)
-            if found is not None:
+            after = float_outcomes(position, coords, found=found)
+            if after is not None:
                 covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
                 covered[cell] = False
-                for o in found:
+                for o in after:
                     yield (o.chance, *_blended_safety_of(o.prob[covered], self.second))
                 return
         for outcome in engine.outcomes(coords):

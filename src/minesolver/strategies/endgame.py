@@ -15,6 +15,11 @@ it) and a cell is skipped when even winning every branch could not beat the best
 move found so far.  The search gives up (returns ``None``) past a node budget so
 the caller can fall back to heuristics.
 
+An :class:`Endgame` keeps its last search for the rest of the game: the position
+after a move it chose, and after the safe cells that move made certain, is a state
+that search already solved, so the next call looks the move up instead of
+searching again.
+
 >>> from minesolver.position import Position
 >>> result = best_endgame_move(Position.from_text("2x1x1\\nHH\\n"))
 >>> result.win_chance
@@ -26,9 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analysis.enumerate import enumerate_layouts
+from ..codes import COVERED, is_open
 from ..position import Position
 
-__all__ = ["EndgameResult", "best_endgame_move", "win_probability"]
+__all__ = ["Endgame", "EndgameResult", "best_endgame_move", "win_probability"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class _Search:
             sum(1 << index[n] for n in grid.neighbours(c) if n in index) for c in cells
         ]
         self.memo: dict[frozenset[int], float] = {}
+        # the best move of every state that had to choose one: (bit, win, safety)
+        self.chosen: dict[frozenset[int], tuple[int, float, float]] = {}
         self.budget = budget
 
     def value(self, layouts: list[int]) -> float:
@@ -77,7 +85,9 @@ class _Search:
             n = len(layouts)
             result = sum(len(g) * self.value(g) for g in groups) / n
         else:
-            result = self.best_move(layouts, safe)[1]
+            move = self.best_move(layouts, safe)
+            self.chosen[key] = move
+            result = move[1]
         self.memo[key] = result
         return result
 
@@ -126,33 +136,98 @@ class _Search:
         return best_j, best_w, best_s
 
 
+class Endgame:
+    """The optimal cell to open in the endgames of one game, one position after
+    another.  A new game needs a new ``Endgame``.
+
+    >>> from minesolver.position import Position
+    >>> endgame = Endgame(max_layouts=10)
+    >>> endgame.move(Position.from_text("2x1x1\\nHH\\n")).win_chance
+    0.5
+    """
+
+    def __init__(self, *, max_layouts: int = 400, budget: int = 20_000) -> None:
+        self.max_layouts = max_layouts
+        self.budget = budget
+        self._last: _Search | None = None  # the last finished search of this game
+        self.searched = 0  # positions searched, and positions answered from a search
+        self.recalled = 0
+
+    def move(self, position: Position) -> EndgameResult | None:
+        """The optimal cell to open when ``position`` has at most ``max_layouts``
+        layouts; ``None`` when it has more, or the search exceeds ``budget`` states,
+        or no cell is left to open."""
+        found = enumerate_layouts(position, self.max_layouts)
+        if found is None:
+            return None
+        cells, layouts = found
+        if not layouts:
+            return None
+        known = self._recall(position, cells, layouts)
+        if known is not None:
+            self.recalled += 1
+            return known
+        self.searched += 1
+        search = _Search(position, cells, self.budget)
+        try:
+            j, win, safety = search.best_move(layouts, 0)
+        except _Budget:
+            return None
+        if j < 0:
+            return None
+        union = 0
+        for lay in layouts:
+            union |= lay
+        if not search.full & ~union:  # no cell here is certainly safe: as value() saw it
+            search.chosen[frozenset(layouts)] = (j, win, safety)
+        self._last = search
+        return EndgameResult(position.coords(cells[j]), win, safety, len(layouts))
+
+    def _recall(
+        self, position: Position, cells: list[int], layouts: list[int]
+    ) -> EndgameResult | None:
+        """The move the last search chose for this state, if it reached it: the
+        layouts are written over that search's cells (a cell it had unknown and this
+        position has open holds no mine; one covered but no longer unknown, a mine)."""
+        last = self._last
+        if last is None:
+            return None
+        at = {c: j for j, c in enumerate(last.cells)}
+        unknown = set(cells)
+        if not unknown <= at.keys():
+            return None  # not a later position of the same game
+        fixed = 0
+        for c, j in at.items():
+            if c in unknown:
+                continue
+            code = position.cells[c]
+            if code == COVERED:
+                return None  # never happens: every covered cell is listed
+            if not is_open(code):  # a flag or a known mine
+                fixed |= 1 << j
+        moved = [1 << at[c] for c in cells]
+        key = frozenset(
+            fixed | sum(bit for k, bit in enumerate(moved) if lay >> k & 1) for lay in layouts
+        )
+        chosen = last.chosen.get(key)
+        if chosen is None:
+            return None
+        j, win, safety = chosen
+        if position.cells[last.cells[j]] != COVERED:
+            return None
+        return EndgameResult(position.coords(last.cells[j]), win, safety, len(layouts))
+
+
 def best_endgame_move(
     position: Position, *, max_layouts: int = 400, budget: int = 20_000
 ) -> EndgameResult | None:
     """The optimal cell to open, when the position has at most ``max_layouts``.
 
     Returns ``None`` when there are more layouts, or the search exceeds ``budget``
-    states, or no cell is left to open.
+    states, or no cell is left to open.  (:class:`Endgame` does the same over a
+    game, reusing its searches.)
     """
-    found = enumerate_layouts(position, max_layouts)
-    if found is None:
-        return None
-    cells, layouts = found
-    if not layouts:
-        return None
-    search = _Search(position, cells, budget)
-    try:
-        j, win, safety = search.best_move(layouts, 0)
-    except _Budget:
-        return None
-    if j < 0:
-        return None
-    return EndgameResult(
-        cell=position.coords(cells[j]),
-        win_chance=win,
-        safety=safety,
-        layouts=len(layouts),
-    )
+    return Endgame(max_layouts=max_layouts, budget=budget).move(position)
 
 
 def win_probability(position: Position, *, max_layouts: int = 400, budget: int = 200_000) -> float:
