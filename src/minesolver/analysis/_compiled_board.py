@@ -235,10 +235,20 @@ def _board(codes, height, width, mines, binom):
             free_cells += 1
     cell_at = np.empty(free_cells, dtype=np.int64)
     cell_key = np.empty(free_cells, dtype=np.int64)
+    # the cells next to a clue, marked from the clues (far fewer than covered cells)
+    near = np.zeros(n, dtype=np.bool_)
+    for k in range(nclues):
+        r, q = clue_at[k] // width, clue_at[k] % width
+        for rr in range(max(r - 1, 0), min(r + 2, height)):
+            for cc in range(max(q - 1, 0), min(q + 2, width)):
+                near[rr * width + cc] = True
     off_front = 0
     front_cells = 0
     for j in range(n):
         if codes[j] != COVERED or settled[j] >= 0:
+            continue
+        if not near[j]:
+            off_front += 1
             continue
         cnt = _clues_around(j, width, height, clue_of, around)
         if cnt == 0:
