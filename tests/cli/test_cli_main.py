@@ -155,3 +155,34 @@ def test_the_table_holds_the_three_kinds_and_not_value_error():
         assert issubclass(kind, USER_ERRORS)
     assert not issubclass(ValueError, USER_ERRORS)
     assert not issubclass(RuntimeError, USER_ERRORS)
+
+
+def test_ctrl_c_inside_a_compiled_kernel_is_an_interruption(monkeypatch, capsys):
+    """numba reports an exception raised by the signal handler during one of its calls
+    as a ``SystemError`` whose context is the interruption: still one line, exit 130."""
+    from minesolver.cli import _Interrupted
+
+    def interrupted_inside_a_kernel(*args, **kwargs):
+        try:
+            raise _Interrupted
+        except _Interrupted:
+            raise SystemError(  # what numba's dispatcher raises then
+                "CPUDispatcher(<function _board>) returned a result with an exception set"
+            ) from None
+
+    monkeypatch.setattr(cli, "main", interrupted_inside_a_kernel)
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench"])
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "minesolver: interrupted\n"
+
+
+def test_a_system_error_of_our_own_is_still_a_bug(monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise SystemError("something else")
+
+    monkeypatch.setattr(cli, "main", broken)
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench"])
+    assert stopped.value.code == 1
+    assert "internal error: SystemError: something else" in capsys.readouterr().err

@@ -32,6 +32,20 @@ def _on_interrupt(signum: int, frame: object) -> None:
 _MAIN_PID = os.getpid()
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` stands for a Ctrl-C: a compiled kernel (numba) that the signal
+    handler's exception reaches in the middle of a call reports it as a
+    ``SystemError`` whose context is the interruption."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (KeyboardInterrupt, _Interrupted)):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI, turning every user error into one line."""
     global _MAIN_PID
@@ -74,6 +88,8 @@ def _run(argv: list[str] | None) -> None:
         click.echo(f"minesolver: error: {one_line(message_of(exc))}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug, not the user's fault: still one line, unless debugging
+        if _interrupted(exc):
+            raise _Interrupted from None
         if os.environ.get("MINESOLVER_DEBUG"):
             raise
         click.echo(
