@@ -137,3 +137,16 @@ def test_a_fixed_layout_is_played_under_the_rules_noise():
     again = play_game(rules, find_strategy("tank"), seed=3, layout=seeded.layout)
     assert again.final.to_text() == seeded.final.to_text()
     assert (again.won, again.clicks) == (seeded.won, seeded.clicks)
+
+
+def test_a_game_played_without_the_measure_is_the_same_game():
+    """``measure=False`` (``minesolver play``) skips the cheap rules run after every move
+    for ``engine_turns``: that figure is then unknown (None), and nothing else moves."""
+    for seed in range(6):
+        measured = play_game(EXPERT, find_strategy("best"), seed=seed)
+        unmeasured = play_game(EXPERT, find_strategy("best"), seed=seed, measure=False)
+        assert measured.engine_turns is not None and measured.engine_turns >= 0
+        assert unmeasured.engine_turns is None
+        for name in ("won", "clicks", "guesses", "opened", "risks", "turns", "chain"):
+            assert getattr(unmeasured, name) == getattr(measured, name), name
+        assert unmeasured.final == measured.final

@@ -149,8 +149,10 @@ def play_cmd(
         log_handle = stack.enter_context(atomic_write(log)) if log else None
         if log_handle is not None:
             observers.append(StepLogger(log_handle))
+        # the studies' measure is kept by `bench` only: a game here does not pay for it
         record = play_game(game_rules, chosen, seed=seed, start=start,
-                           observer=_fan_out(observers) if observers else None)
+                           observer=_fan_out(observers) if observers else None,
+                           measure=False)
         if log_handle is not None:
             # the board too, so `minesolver review` can judge every click of the game
             mines = cells_json(record.layout.mine_cells())
