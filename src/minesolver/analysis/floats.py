@@ -62,15 +62,10 @@ def probabilities(position: Position, *, kernel: Kernel | None = None) -> np.nda
     >>> probabilities(Position.from_text("4x1x1\\n1HHH\\n")).tolist()
     [[0.0, 1.0, 0.0, 0.0]]
     """
-    if kernel_in_use(kernel) == "numba":
-        from ._compiled_board import OK, board_probabilities
-
-        out, status, _ = board_probabilities(
-            position.cells, position.height, position.width, position.mines
-        )
-        if status == OK:
-            shaped: np.ndarray = out.reshape(position.shape)
-            return shaped
+    found = board(position, kernel=kernel)
+    if found is not None:
+        shaped: np.ndarray = found.prob.reshape(position.shape)
+        return shaped
     return analyze(position).prob
 
 

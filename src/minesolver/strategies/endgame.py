@@ -76,10 +76,7 @@ class _Search:
         self.budget -= 1
         if self.budget < 0:
             raise _Budget
-        union = 0
-        for lay in layouts:
-            union |= lay
-        safe = self.full & ~union
+        safe = self.free(layouts)
         groups = self._split_by_safe(layouts, safe)
         if len(groups) > 1:
             n = len(layouts)
@@ -90,6 +87,13 @@ class _Search:
             result = move[1]
         self.memo[key] = result
         return result
+
+    def free(self, layouts: list[int]) -> int:
+        """The cells safe in every one of ``layouts``, as a bit mask."""
+        union = 0
+        for lay in layouts:
+            union |= lay
+        return self.full & ~union
 
     def _split_by_safe(self, layouts: list[int], safe: int) -> list[list[int]]:
         if not safe:
@@ -175,10 +179,7 @@ class Endgame:
             return None
         if j < 0:
             return None
-        union = 0
-        for lay in layouts:
-            union |= lay
-        if not search.full & ~union:  # no cell here is certainly safe: as value() saw it
+        if not search.free(layouts):  # no cell here is certainly safe: as value() saw it
             search.chosen[frozenset(layouts)] = (j, win, safety)
         self._last = search
         return EndgameResult(position.coords(cells[j]), win, safety, len(layouts))
