@@ -43,6 +43,12 @@ their measured effect is in ``docs/benchmarks.md``):
    of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
    multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
    it is safe): guessing it now takes a coin flip the game would ask for later.
+8. **Rollouts** (``rollouts``, default 0: off).  When the lookahead's best scores
+   are within :data:`ROLLOUT_MARGIN` of each other (a near-tie it cannot settle),
+   the ``rollout_top`` best are played to the end of the game on the same
+   ``rollouts`` layouts drawn exactly from the position (:mod:`.rollouts`), and
+   the one that wins most often is opened.  Seconds per game: an option for
+   studies, not the default.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -75,12 +81,16 @@ from ..rules import Rules
 from .base import Move, Strategy, register
 from .endgame import Endgame
 from .longterm import fifty_influence
+from .rollouts import rollout_values
 
-__all__ = ["FLOAT_PLY_CELLS", "Best", "forced_guess"]
+__all__ = ["FLOAT_PLY_CELLS", "ROLLOUT_MARGIN", "Best", "forced_guess"]
 
 # the float ply reads the whole board per number, the engine's only what a number
 # changes: floats pay up to about this many cells (benchmarks/float_ply.py)
 FLOAT_PLY_CELLS = 2500
+
+# rollouts settle only the lookahead's near-ties: scores within this share of the best
+ROLLOUT_MARGIN = 0.02
 
 
 @dataclass
@@ -116,6 +126,8 @@ class Best(Strategy):
         breadth: Annotated[int, Range(1, 64)] = 4,
         fifty: Annotated[float, Range(0.0, 10.0)] = 0.0,
         floats: bool = True,
+        rollouts: Annotated[int, Range(0, 100_000)] = 0,
+        rollout_top: Annotated[int, Range(2, 16)] = 4,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -132,6 +144,8 @@ class Best(Strategy):
         self.breadth = breadth
         self.fifty = fifty
         self.floats = floats
+        self.rollouts = rollouts
+        self.rollout_top = rollout_top
         self._endgame: Endgame | None = None  # this game's endgame searches
 
     def new_game(self, rules: Rules, seed: int) -> None:
@@ -181,6 +195,8 @@ class Best(Strategy):
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
             chosen = self._lookahead(self.analysis_engine, candidates, self.depth, found)
+            if self.rollouts and self.noise is None and self.density is None:
+                chosen = self._rollout(position, candidates, chosen)
         else:
             best = max(c.safety for c in candidates)
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
@@ -237,13 +253,15 @@ class Best(Strategy):
             candidates = candidates[: self.breadth]
         best: _Scored | None = None
         top = depth == self.depth
+        # with rollouts, the near-ties are kept too: the playouts settle them
+        keep = 1.0 - ROLLOUT_MARGIN if top and self.rollouts else 1.0
         for cand in candidates:
             boost = self._fifty_boost(engine, cand) if top else 1.0
             bound = cand.safety * (1.0 + self.progress) * boost  # no score can beat this
-            if best is not None and not best.dead and bound <= best.score:
+            if best is not None and not best.dead and bound <= best.score * keep:
                 cand.pruned = True
                 continue
-            bar = None if best is None or best.dead else best.score
+            bar = None if best is None or best.dead else best.score * keep
             self._score(engine, cand, None if bar is None else bar / boost, depth, found)
             cand.score *= boost
             if cand.pruned:
@@ -252,6 +270,25 @@ class Best(Strategy):
                 best = cand
         assert best is not None
         return best
+
+    def _rollout(self, position: Position, candidates: list[_Scored], chosen: _Scored) -> _Scored:
+        """Among the lookahead's near-ties (``candidates`` as :meth:`_lookahead` left
+        them, scored), the one that wins most playouts (:func:`.rollouts.rollout_values`);
+        ``chosen`` when it has no near-tie."""
+        bar = chosen.score * (1.0 - ROLLOUT_MARGIN)
+        close = [
+            c for c in candidates
+            if not c.pruned and c.score >= bar and (chosen.dead or not c.dead)
+        ]
+        close.sort(key=lambda c: (-c.score, -c.safety))
+        close = close[: self.rollout_top]
+        if len(close) < 2:
+            return chosen
+        values = rollout_values(position, [c.cell for c in close], self.rollouts, self.rng)
+        best = max(range(len(close)), key=lambda k: values[k].value)  # first of equals
+        if values[best].value <= max(v.value for v in values if v.cell == chosen.cell):
+            return chosen  # the lookahead's pick unless the playouts say otherwise
+        return close[best]
 
     def _fifty_boost(self, engine: Engine, cand: _Scored) -> float:
         """``1 + fifty * I / S``: ``I`` the layouts in which the cell is the mine of a
