@@ -276,18 +276,18 @@ class Best(Strategy):
         them, scored), the one that wins most playouts (:func:`.rollouts.rollout_values`);
         ``chosen`` when it has no near-tie."""
         bar = chosen.score * (1.0 - ROLLOUT_MARGIN)
-        close = [
+        rivals = [
             c for c in candidates
-            if not c.pruned and c.score >= bar and (chosen.dead or not c.dead)
+            if c is not chosen and not c.pruned and c.score >= bar
+            and (chosen.dead or not c.dead)
         ]
-        close.sort(key=lambda c: (-c.score, -c.safety))
-        close = close[: self.rollout_top]
-        if len(close) < 2:
+        if not rivals:
             return chosen
+        rivals.sort(key=lambda c: (-c.score, -c.safety))
+        close = [chosen, *rivals[: self.rollout_top - 1]]
         values = rollout_values(position, [c.cell for c in close], self.rollouts, self.rng)
+        # the lookahead's pick (first) unless the playouts say another wins more
         best = max(range(len(close)), key=lambda k: values[k].value)  # first of equals
-        if values[best].value <= max(v.value for v in values if v.cell == chosen.cell):
-            return chosen  # the lookahead's pick unless the playouts say otherwise
         return close[best]
 
     def _fifty_boost(self, engine: Engine, cand: _Scored) -> float:
