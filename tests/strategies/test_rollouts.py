@@ -19,7 +19,7 @@ from minesolver.minefield import HIDDEN, OPEN, Layout, Minefield
 from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rng import SplitMix64
-from minesolver.strategies.best import ROLLOUT_MARGIN, Best
+from minesolver.strategies.best import Best
 from minesolver.strategies.rollouts import playout, rollout_values
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
@@ -142,7 +142,7 @@ def test_rollouts_only_settle_the_lookaheads_near_ties(rules, seed, games):
         for cand in (pick, lookahead_pick):
             plain._score(plain.analysis_engine, cand, None)
         assert ours.reason == "guess"
-        assert pick.score >= lookahead_pick.score * (1 - ROLLOUT_MARGIN) - 1e-9
+        assert pick.score >= lookahead_pick.score * (1 - rolled.rollout_margin) - 1e-9
     assert seen >= 8 and changed > 0, (seen, changed)  # else nothing was tested
 
 

@@ -44,7 +44,7 @@ their measured effect is in ``docs/benchmarks.md``):
    multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
    it is safe): guessing it now takes a coin flip the game would ask for later.
 8. **Rollouts** (``rollouts``, default 0: off).  When the lookahead's best scores
-   are within :data:`ROLLOUT_MARGIN` of each other (a near-tie it cannot settle),
+   are within ``rollout_margin`` (2%) of each other (a near-tie it cannot settle),
    the ``rollout_top`` best are played to the end of the game on the same
    ``rollouts`` layouts drawn exactly from the position (:mod:`.rollouts`), and
    the one that wins most often is opened.  Seconds per game: an option for
@@ -83,14 +83,11 @@ from .endgame import Endgame
 from .longterm import fifty_influence
 from .rollouts import rollout_values
 
-__all__ = ["FLOAT_PLY_CELLS", "ROLLOUT_MARGIN", "Best", "forced_guess"]
+__all__ = ["FLOAT_PLY_CELLS", "Best", "forced_guess"]
 
 # the float ply reads the whole board per number, the engine's only what a number
 # changes: floats pay up to about this many cells (benchmarks/float_ply.py)
 FLOAT_PLY_CELLS = 2500
-
-# rollouts settle only the lookahead's near-ties: scores within this share of the best
-ROLLOUT_MARGIN = 0.02
 
 
 @dataclass
@@ -128,6 +125,7 @@ class Best(Strategy):
         floats: bool = True,
         rollouts: Annotated[int, Range(0, 100_000)] = 0,
         rollout_top: Annotated[int, Range(2, 16)] = 4,
+        rollout_margin: Annotated[float, Range(0.0, 1.0)] = 0.02,
     ) -> None:
         super().__init__()
         self.endgame = endgame
@@ -146,6 +144,7 @@ class Best(Strategy):
         self.floats = floats
         self.rollouts = rollouts
         self.rollout_top = rollout_top
+        self.rollout_margin = rollout_margin
         self._endgame: Endgame | None = None  # this game's endgame searches
 
     def new_game(self, rules: Rules, seed: int) -> None:
@@ -254,7 +253,7 @@ class Best(Strategy):
         best: _Scored | None = None
         top = depth == self.depth
         # with rollouts, the near-ties are kept too: the playouts settle them
-        keep = 1.0 - ROLLOUT_MARGIN if top and self.rollouts else 1.0
+        keep = 1.0 - self.rollout_margin if top and self.rollouts else 1.0
         for cand in candidates:
             boost = self._fifty_boost(engine, cand) if top else 1.0
             bound = cand.safety * (1.0 + self.progress) * boost  # no score can beat this
@@ -275,7 +274,7 @@ class Best(Strategy):
         """Among the lookahead's near-ties (``candidates`` as :meth:`_lookahead` left
         them, scored), the one that wins most playouts (:func:`.rollouts.rollout_values`);
         ``chosen`` when it has no near-tie."""
-        bar = chosen.score * (1.0 - ROLLOUT_MARGIN)
+        bar = chosen.score * (1.0 - self.rollout_margin)
         rivals = [
             c for c in candidates
             if c is not chosen and not c.pruned and c.score >= bar
