@@ -50,7 +50,7 @@ def layouts_of(position: Position) -> list[frozenset[int]]:
     return out
 
 
-def exact_policy_wins(position: Position, cell: int) -> float:
+def exact_policy_wins(position: Position, cell: int, policy: Best | None = None) -> float:
     """The exact chance that opening ``cell`` and then the playout policy wins."""
     layouts = layouts_of(position)
     state = bytearray(OPEN if code <= 8 else HIDDEN for code in position.cells)
@@ -59,7 +59,9 @@ def exact_policy_wins(position: Position, cell: int) -> float:
         if cell in mines:
             continue
         field = Minefield(Layout(position.width, position.height, tuple(mines)), bytearray(state))
-        won += playout(position, field, cell)
+        if policy is not None:
+            policy.new_game(Rules(position.width, position.height, position.mines), 0)
+        won += playout(position, field, cell, policy)
     return won / len(layouts)
 
 
@@ -71,15 +73,18 @@ POSITIONS = [
 ]
 
 
-@pytest.mark.parametrize("text", POSITIONS)
-def test_rollout_values_estimate_the_exact_playout_win_chance(text):
+@pytest.mark.parametrize("text,player", [(t, "safest") for t in POSITIONS] + [
+    (POSITIONS[1], "best"), (POSITIONS[3], "best"),
+])
+def test_rollout_values_estimate_the_exact_playout_win_chance(text, player):
     position = Position.from_text(text)
     analysis = analyze(position)
     cells = [i for i, code in enumerate(position.cells) if code == COVERED][:5]
-    draws = 1500
-    values = rollout_values(position, cells, draws, SplitMix64(7))
+    draws = 1500 if player == "safest" else 300
+    policy = Best() if player == "best" else None
+    values = rollout_values(position, cells, draws, SplitMix64(7), policy=policy)
     for value in values:
-        exact = exact_policy_wins(position, value.cell)
+        exact = exact_policy_wins(position, value.cell, policy)
         # the safety is exact: only the share won after surviving is estimated
         assert value.safety == pytest.approx(1 - float(analysis.prob[position.coords(value.cell)]))
         assert value.played <= draws
@@ -146,12 +151,20 @@ def test_rollouts_only_settle_the_lookaheads_near_ties(rules, seed, games):
     assert seen >= 8 and changed > 0, (seen, changed)  # else nothing was tested
 
 
-def test_rollout_games_are_legal_and_repeat_for_a_seed():
+@pytest.mark.parametrize("player", ["safest", "best"])
+def test_rollout_games_are_legal_and_repeat_for_a_seed(player):
     rules = Rules.from_string("intermediate")
-    first = play_game(rules, Best(rollouts=16), seed=4)
-    again = play_game(rules, Best(rollouts=16), seed=4)
+    first = play_game(rules, Best(rollouts=8, rollout_policy=player), seed=4)
+    again = play_game(rules, Best(rollouts=8, rollout_policy=player), seed=4)
     assert first.won == again.won and first.clicks == again.clicks
     assert first.opened > 0
+
+
+def test_an_unknown_rollout_policy_is_refused():
+    from minesolver.strategies.base import StrategyError, find_strategy
+
+    with pytest.raises(StrategyError, match="rollout_policy must be safest or best"):
+        find_strategy("best:rollout_policy=tank")
 
 
 def test_the_lookaheads_pick_is_always_among_the_played_out():

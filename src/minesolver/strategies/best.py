@@ -47,8 +47,10 @@ their measured effect is in ``docs/benchmarks.md``):
    are within ``rollout_margin`` (2%) of each other (a near-tie it cannot settle),
    the ``rollout_top`` best are played to the end of the game on the same
    ``rollouts`` layouts drawn exactly from the position (:mod:`.rollouts`), and
-   the one that wins most often is opened.  Seconds per game: an option for
-   studies, not the default.
+   the one that wins most often is opened; the playouts follow a cheap policy
+   (``rollout_policy=safest``) or ``best`` itself without rollouts
+   (``rollout_policy=best``).  Seconds per game: an option for studies, not the
+   default.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -63,6 +65,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
@@ -78,7 +81,7 @@ from ..geometry import neighbour_sum
 from ..options import Range
 from ..position import Position
 from ..rules import Rules
-from .base import Move, Strategy, register
+from .base import Move, Strategy, StrategyError, register
 from .endgame import Endgame
 from .longterm import fifty_influence
 from .rollouts import rollout_values
@@ -126,8 +129,13 @@ class Best(Strategy):
         rollouts: Annotated[int, Range(0, 100_000)] = 0,
         rollout_top: Annotated[int, Range(2, 16)] = 4,
         rollout_margin: Annotated[float, Range(0.0, 1.0)] = 0.02,
+        rollout_policy: str = "safest",
     ) -> None:
         super().__init__()
+        if rollout_policy not in ("safest", "best"):
+            raise StrategyError(
+                f"rollout_policy must be safest or best, not {rollout_policy!r}"
+            )
         self.endgame = endgame
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
@@ -145,6 +153,8 @@ class Best(Strategy):
         self.rollouts = rollouts
         self.rollout_top = rollout_top
         self.rollout_margin = rollout_margin
+        self.rollout_policy = rollout_policy
+        self._player: Best | None = None  # plays the rollouts (rollout_policy=best)
         self._endgame: Endgame | None = None  # this game's endgame searches
 
     def new_game(self, rules: Rules, seed: int) -> None:
@@ -284,10 +294,24 @@ class Best(Strategy):
             return chosen
         rivals.sort(key=lambda c: (-c.score, -c.safety))
         close = [chosen, *rivals[: self.rollout_top - 1]]
-        values = rollout_values(position, [c.cell for c in close], self.rollouts, self.rng)
+        cells = [c.cell for c in close]
+        player = self._playout_player()
+        values = rollout_values(position, cells, self.rollouts, self.rng, policy=player)
         # the lookahead's pick (first) unless the playouts say another wins more
         best = max(range(len(close)), key=lambda k: values[k].value)  # first of equals
         return close[best]
+
+    def _playout_player(self) -> Best | None:
+        """``best`` with this one's options but no rollouts, for ``rollout_policy=best``."""
+        if self.rollout_policy != "best":
+            return None
+        if self._player is None:
+            names = inspect.signature(Best).parameters
+            options = {name: getattr(self, name) for name in names}
+            self._player = Best(**{**options, "rollouts": 0})
+        if self.rules is not None:
+            self._player.new_game(self.rules, 0)
+        return self._player
 
     def _fifty_boost(self, engine: Engine, cand: _Scored) -> float:
         """``1 + fifty * I / S``: ``I`` the layouts in which the cell is the mine of a

@@ -6,7 +6,9 @@ guesses made long after.  :func:`rollout_values` plays each candidate guess to t
 end of the game on the *same* layouts (drawn exactly by
 :func:`~minesolver.analysis.sampling.sample_layouts`, so the comparison is paired),
 with a cheap policy (:func:`playout`): every certainly safe cell first, else the
-safest cell, corner-like cells first among equals.
+safest cell, corner-like cells first among equals; or with a strategy of the
+caller's (``policy``: ``best`` hands over a copy of itself without rollouts), ten
+times dearer but the player the values are for.
 
 A candidate's value is its exact safety times the share of playouts it won among
 the layouts where it is safe: the chance of surviving the click is known, so only
@@ -33,6 +35,8 @@ from ..geometry import neighbour_sum
 from ..minefield import HIDDEN, OPEN, Layout, Minefield
 from ..position import Position
 from ..rng import SplitMix64
+from ..rules import Rules
+from .base import Strategy
 
 __all__ = ["RolloutValue", "playout", "rollout_values"]
 
@@ -54,13 +58,23 @@ class RolloutValue:
 
 
 def rollout_values(
-    position: Position, cells: list[int], layouts: int, rng: SplitMix64
+    position: Position,
+    cells: list[int],
+    layouts: int,
+    rng: SplitMix64,
+    *,
+    policy: Strategy | None = None,
 ) -> list[RolloutValue]:
-    """Play each of ``cells`` (flat indices) out on the same ``layouts`` exact draws.
+    """Play each of ``cells`` (flat indices) out on the same ``layouts`` exact draws,
+    by the cheap policy or by ``policy`` (a strategy that has seen ``new_game``: each
+    playout starts it on a new game of the same rules).
 
     The safety of each cell is the share of *all* consistent layouts, from the
     exact float probabilities, not the share among the draws."""
     prob = probabilities(position).ravel()
+    rules = Rules(position.width, position.height, position.mines, first_click="none")
+    if policy is not None and policy.rules is not None:
+        rules = policy.rules
     drawn = sample_layouts(position, layouts, rng)
     won = [0] * len(cells)
     played = [0] * len(cells)
@@ -74,16 +88,21 @@ def rollout_values(
                 continue
             played[k] += 1
             field = Minefield(layout, bytearray(state))
-            won[k] += playout(position, field, cell)
+            if policy is not None:
+                policy.new_game(rules, rng.below(2**31))
+            won[k] += playout(position, field, cell, policy)
     return [
         RolloutValue(cell, 1.0 - float(prob[cell]), w, n)
         for cell, w, n in zip(cells, won, played, strict=True)
     ]
 
 
-def playout(position: Position, field: Minefield, first: int) -> bool:
+def playout(
+    position: Position, field: Minefield, first: int, policy: Strategy | None = None
+) -> bool:
     """Open ``first`` on ``field`` (the layout behind ``position``, its open cells
-    open), then play the cheap policy to the end: True when the game is won.
+    open), then play the cheap policy (or ``policy``'s moves) to the end: True when
+    the game is won.
 
     Certainly safe cells are those whose float probability is zero (exact up to
     :data:`~minesolver.analysis.floats.EXACT_ZERO_CELLS` cells; past it a playout
@@ -102,6 +121,15 @@ def playout(position: Position, field: Minefield, first: int) -> bool:
         if field.safe_left == 0:
             return True
         now = Position(width, height, mines, bytes(cells))
+        if policy is not None:
+            todo = [
+                row * width + col
+                for (row, col), action in ((m.cell, m.action) for m in policy.moves(now))
+                if action == "reveal"
+            ]
+            if not todo:
+                return False  # a policy that only flags or chords here: not for playouts
+            continue
         found = float_board(now)
         prob = found.prob if found is not None else probabilities(now).ravel()
         covered = np.frombuffer(cells, dtype=np.uint8) == COVERED
