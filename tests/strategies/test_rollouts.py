@@ -181,3 +181,19 @@ def test_the_lookaheads_pick_is_always_among_the_played_out():
     strategy.new_game(Rules(5, 4, 4), 1)
     pick = strategy._rollout(position, [chosen, *rivals], chosen)
     assert pick in (chosen, rivals[0])
+
+
+def test_a_policy_that_opens_nothing_loses_its_playout_instead_of_looping():
+    from minesolver.strategies.base import Move, Strategy
+
+    class Stuck(Strategy):
+        name = "stuck"
+
+        def moves(self, position):
+            return [Move((0, 0), reason="guess", probability=0.0)]  # already open
+
+    position = Position.from_text("4x2x1\n1HHH\nHHHH\n")
+    field = Minefield(Layout(4, 2, (1,)), bytearray([OPEN, HIDDEN, HIDDEN, HIDDEN] + [HIDDEN] * 4))
+    stuck = Stuck()
+    stuck.new_game(Rules(4, 2, 1), 0)
+    assert playout(position, field, 3, stuck) is False

@@ -78,9 +78,7 @@ def rollout_values(
     drawn = sample_layouts(position, layouts, rng)
     won = [0] * len(cells)
     played = [0] * len(cells)
-    state = bytearray(
-        OPEN if code <= 8 else HIDDEN for code in position.cells
-    )
+    state = bytearray(OPEN if code <= 8 else HIDDEN for code in position.cells)
     for mines in drawn:
         layout = Layout(position.width, position.height, tuple(sorted(mines)))
         for k, cell in enumerate(cells):
@@ -107,12 +105,19 @@ def playout(
     Certainly safe cells are those whose float probability is zero (exact up to
     :data:`~minesolver.analysis.floats.EXACT_ZERO_CELLS` cells; past it a playout
     may open a cell of probability 1e-300 as safe, which costs it only this
-    playout)."""
+    playout).  A policy whose moves open nothing loses the playout (no endless loop).
+
+    >>> from minesolver.minefield import Layout, Minefield
+    >>> position = Position.covered(4, 1, 1)
+    >>> playout(position, Minefield(Layout(4, 1, (3,))), 0)  # opens 0-2: won
+    True
+    """
     width, height, mines = position.width, position.height, position.mines
     cells = bytearray(position.cells)
     count = field.count
     todo = [first]
     while True:
+        left = field.safe_left
         for index in todo:
             if field.is_mine(index):
                 return False
@@ -120,6 +125,8 @@ def playout(
                 cells[opened] = count[opened]
         if field.safe_left == 0:
             return True
+        if field.safe_left == left:
+            return False  # nothing opened: a policy that asks for open cells
         now = Position(width, height, mines, bytes(cells))
         if policy is not None:
             todo = [
