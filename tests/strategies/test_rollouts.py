@@ -11,6 +11,7 @@ import math
 from itertools import combinations
 
 import pytest
+from support import run_cli
 
 from minesolver import Game, Rules
 from minesolver.analysis import analyze
@@ -165,6 +166,25 @@ def test_an_unknown_rollout_policy_is_refused():
 
     with pytest.raises(StrategyError, match="rollout_policy must be safest or best"):
         find_strategy("best:rollout_policy=tank")
+
+
+@pytest.mark.parametrize("option,message", [
+    ("rollout_policy=tank", "rollout_policy must be safest or best, not 'tank'"),
+    ("rollout_top=1", "option rollout_top='1' of strategy best: expected 2 to 16"),
+    ("rollouts=-3", "option rollouts='-3' of strategy best"),
+])
+def test_the_cli_refuses_bad_rollout_options_in_one_line(option, message):
+    result = run_cli("play", "--rules", "beginner", "--strategy", f"best:{option}")
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_cli_plays_a_game_with_rollouts():
+    result = run_cli("play", "--rules", "beginner", "--seed", "3", "--strategy",
+                     "best:rollouts=8,rollout_policy=best")
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_lookaheads_pick_is_always_among_the_played_out():
