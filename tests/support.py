@@ -11,6 +11,7 @@ import random
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ from minesolver.codes import BLANK, COVERED, FLAG, MINE
 from minesolver.game import Game
 from minesolver.minefield import Layout
 from minesolver.position import Position
+from minesolver.rules import Rules
+from minesolver.strategies.base import Move
+from minesolver.strategies.best import Best
 
 # The 120 reference positions live in the repository; MINESOLVER_FIXTURES may point
 # at another folder of the same shape.
@@ -85,6 +89,20 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
+
+
+def best_game_positions(rules: str, seed: int, games: int) -> Iterator[tuple[Position, Move]]:
+    """Every position of ``games`` seeded games ``best`` plays (seeds ``seed``,
+    ``seed + 1``, ...), with the first move it makes there."""
+    for g in range(games):
+        game = Game(Rules.from_string(rules), seed=seed + g)
+        strategy = Best()
+        strategy.new_game(game.rules, seed + g)
+        while not game.is_over:
+            position = game.position()
+            move = strategy.moves(position)[0]
+            yield position, move
+            game.reveal(*move.cell)
 
 
 # ---------------------------------------------------------------------- generated positions

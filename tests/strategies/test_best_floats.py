@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from support import best_game_positions
 
 from minesolver import Game, Rules
 from minesolver.analysis import Engine, analyze
@@ -26,19 +27,13 @@ pytestmark = pytest.mark.usefixtures("compiled_kernels")
 def lookahead_positions(rules: str, seed: int, games: int) -> list[tuple[Engine, list[int]]]:
     """Positions of ``best`` games where it guesses, with the cells it would score."""
     out = []
-    for g in range(games):
-        game = Game(Rules.from_string(rules), seed=seed + g)
-        strategy = Best()
-        strategy.new_game(game.rules, seed + g)
-        while not game.is_over:
-            position = game.position()
-            moves = strategy.moves(position)
-            analysis = analyze(position)
-            if not analysis.safe:
-                candidates = strategy._candidates(position, analysis)
-                if len(candidates) > 1:
-                    out.append((Engine(position), [c.cell for c in candidates][:6]))
-            game.reveal(*moves[0].cell)
+    strategy = Best()  # only for its candidate rule
+    for position, _ in best_game_positions(rules, seed, games):
+        analysis = analyze(position)
+        if not analysis.safe:
+            candidates = strategy._candidates(position, analysis)
+            if len(candidates) > 1:
+                out.append((Engine(position), [c.cell for c in candidates][:6]))
     return out
 
 

@@ -11,9 +11,9 @@ import math
 from itertools import combinations
 
 import pytest
-from support import run_cli
+from support import best_game_positions, run_cli
 
-from minesolver import Game, Rules
+from minesolver import Rules
 from minesolver.analysis import analyze
 from minesolver.codes import COVERED
 from minesolver.minefield import HIDDEN, OPEN, Layout, Minefield
@@ -113,18 +113,7 @@ def test_a_playout_loses_on_a_mine_and_wins_a_board_that_needs_no_guess():
 
 def best_guesses(rules: str, seed: int, games: int) -> list[Position]:
     """Positions where ``best`` guesses by its lookahead in seeded games."""
-    out = []
-    for g in range(games):
-        game = Game(Rules.from_string(rules), seed=seed + g)
-        strategy = Best()
-        strategy.new_game(game.rules, seed + g)
-        while not game.is_over:
-            position = game.position()
-            move = strategy.moves(position)[0]
-            if move.reason == "guess":
-                out.append(position)
-            game.reveal(*move.cell)
-    return out
+    return [p for p, move in best_game_positions(rules, seed, games) if move.reason == "guess"]
 
 
 @pytest.mark.parametrize("rules,seed,games", [("beginner", 5, 20), ("intermediate", 9, 6)])
