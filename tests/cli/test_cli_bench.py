@@ -299,6 +299,26 @@ def test_a_killed_bench_resumes_without_losing_or_repeating_games(tmp_path):
         assert s["games"] == games
 
 
+def test_rerunning_a_stopped_command_says_how_to_continue_it(tmp_path):
+    db = tmp_path / "results.sqlite"
+    args = ["--rules", "6x6x6", "--games", "10", "--strategy", "tank", "--workers", "1",
+            "--seed", "3", "--db", str(db), "--json"]
+    assert run_cli("bench", *args).returncode == 0
+    again = run_cli("bench", *args)  # r1 finished: a rerun is simply a new run
+    assert again.returncode == 0 and "note" not in again.stderr
+    with sqlite3.connect(str(db)) as con:  # r2 stopped after 6 games
+        con.execute("DELETE FROM games WHERE run_id = 'r2' AND game_index >= 6")
+    third = run_cli("bench", *args)
+    assert third.returncode == 0
+    assert third.stderr.strip().splitlines() == [
+        f"minesolver: note: run r2 in {db} asked the same and stopped at 6 of 10 games; "
+        "this starts a new run (--resume r2 continues that one)"
+    ]
+    assert json.loads(third.stdout)["run_id"] == "r3"
+    other = run_cli("bench", *args[:-3], "--seed", "4", "--db", str(db))  # not the same ask
+    assert other.returncode == 0 and "note" not in other.stderr
+
+
 def test_resume_of_a_finished_run_changes_nothing(tmp_path):
     db = tmp_path / "results.sqlite"
     first = bench("--rules", "6x6x6", "--games", "10", "--strategy", "tank", "--workers", "1",

@@ -244,6 +244,25 @@ class Store:
         ).fetchall()
         return [(r[0], r[1], r[2], RunSpec.from_json(r[3])) for r in rows]
 
+    def unfinished_twin(self, kind: str, spec: RunSpec) -> tuple[str, int] | None:
+        """``(run_id, games stored)`` of the latest run of ``kind`` asked to do
+        exactly ``spec`` that has not finished (its games are in the ``games``
+        table: bench and sweep runs), or ``None``: what a user who reruns a
+        stopped command may have meant to continue with ``--resume``."""
+        wanted = spec.to_json()
+        rows = self.db.execute(
+            "SELECT run_id FROM runs WHERE kind = ? AND spec = ? "
+            "ORDER BY CAST(SUBSTR(run_id, 2) AS INTEGER) DESC",
+            (kind, wanted),
+        ).fetchall()
+        for (run_id,) in rows:
+            (stored,) = self.db.execute(
+                "SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            if stored < spec.total_games * len(spec.strategies):
+                return run_id, int(stored)
+        return None
+
     # ----------------------------------------------------------------- games
     def add_games(self, rows: Iterable[GameRow]) -> int:
         """Insert games (ignoring ones already stored); returns how many were new."""

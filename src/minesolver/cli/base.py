@@ -11,10 +11,19 @@ import click
 from rich.console import Console
 
 from .. import __version__
-from ..bench import Store
+from ..bench import RunSpec, Store
 from ..errors import IllegalMoveError, InputError, LimitError, shorten
 
-__all__ = ["USER_ERRORS", "cli", "console", "fail", "message_of", "one_line", "open_store"]
+__all__ = [
+    "USER_ERRORS",
+    "cli",
+    "console",
+    "fail",
+    "message_of",
+    "one_line",
+    "open_store",
+    "start_run",
+]
 
 # The errors a user can cause: each ends as one line on stderr and exit status 2.
 USER_ERRORS: tuple[type[BaseException], ...] = (
@@ -81,3 +90,20 @@ def open_store(path: str, *, create: bool = True, readonly: bool = False) -> Sto
     store = Store(path, create=create, readonly=readonly)
     click.get_current_context().call_on_close(store.close)
     return store
+
+
+def start_run(store: Store, kind: str, spec: RunSpec) -> str:
+    """A new run in ``store``; when an unfinished run there was asked exactly the
+    same, one line on stderr says how to continue it instead (a rerun command
+    starts over, from game 0, in a run of its own)."""
+    twin = store.unfinished_twin(kind, spec)
+    if twin is not None:
+        run_id, stored = twin
+        total = spec.total_games * len(spec.strategies)
+        click.echo(
+            f"minesolver: note: run {run_id} in {store.path} asked the same and stopped "
+            f"at {stored} of {total} games; this starts a new run "
+            f"(--resume {run_id} continues that one)",
+            err=True,
+        )
+    return store.new_run(kind, spec, __version__)

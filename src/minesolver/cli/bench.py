@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from .. import __version__
 from ..bench import (
     GameRow,
     RunSpec,
@@ -25,7 +24,7 @@ from ..bench import (
 from ..files import atomic_write, check_writable
 from ..formats import layout_line
 from ..play import Start
-from .base import cli, console, fail, open_store
+from .base import cli, console, fail, open_store, start_run
 from .options import (
     board_options,
     db_option,
@@ -160,7 +159,7 @@ def bench_cmd(
         validate(spec)  # everything is checked before the store is touched
         check_writable(dump_layouts)
         store = open_store(db)
-        run_id = store.new_run("bench", spec, __version__)
+        run_id = start_run(store, "bench", spec)
     started = time.perf_counter()
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     data = run_results(store, run_id, spec)

@@ -8,7 +8,6 @@ import re
 
 import click
 
-from .. import __version__
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
@@ -16,7 +15,7 @@ from ..files import check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
-from .base import cli, console, fail, open_store
+from .base import cli, console, fail, open_store, start_run
 from .bench import execute
 from .options import (
     db_option,
@@ -108,7 +107,7 @@ def sweep_cmd(
                        games=games, seed=seed, start=start, extra={"paired": True})
         validate(spec)
         store = open_store(db)
-        run_id = store.new_run("sweep", spec, __version__)
+        run_id = start_run(store, "sweep", spec)
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
     table = sweep_table(spec, store.games(run_id))
     text = io.StringIO()
