@@ -19,11 +19,19 @@ from support import neighbours_of, numbers_of, open_area
 from minesolver.analysis import analyze
 from minesolver.codes import COVERED, FLAG
 from minesolver.game import Game
+from minesolver.minefield import HIDDEN, OPEN, Layout, Minefield
 from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
-from minesolver.strategies.endgame import Endgame, best_endgame_move, win_probability
+from minesolver.strategies.endgame import (
+    BudgetExceeded,
+    Endgame,
+    best_endgame_move,
+    move_win_chance,
+    strategy_win_chance,
+    win_probability,
+)
 
 TOL = 1e-9
 
@@ -169,6 +177,82 @@ def test_endgame_equals_the_game_tree(index):
     assert alive > 0
     assert result.safety == pytest.approx(alive / len(layouts), abs=TOL)
     assert tree.move_value(layouts, cell) == pytest.approx(optimum, abs=TOL), str(position)
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
+def test_every_move_s_win_chance_equals_the_game_tree(index):
+    position = POSITIONS[index]
+    layouts, tree, optimum = reference(position)
+    covered = [i for i, code in enumerate(position.cells) if code == COVERED]
+    chances = move_win_chance(position, [position.coords(i) for i in covered])
+    for i, chance in zip(covered, chances, strict=True):
+        assert chance == pytest.approx(tree.move_value(layouts, i), abs=TOL), (str(position), i)
+    assert max(chances) == pytest.approx(optimum, abs=TOL)
+
+
+def test_move_win_chance_refuses_what_is_not_a_move():
+    position = Position.from_text("3x1x1\n1HH\n")
+    for cell in [(0, 0), (0, 3), (1, 0), (-1, 1)]:
+        with pytest.raises(ValueError, match="not a covered unknown cell"):
+            move_win_chance(position, [cell])
+    with pytest.raises(ValueError, match="more than 400 layouts"):
+        move_win_chance(Position.covered(5, 5, 5), [(0, 0)])
+    with pytest.raises(BudgetExceeded, match="more than 1 states"):
+        move_win_chance(Position.covered(4, 3, 3), [(1, 1)], budget=1)
+
+
+def played_share(position, name, seed=5):
+    """The share of the reference layouts on which strategy ``name`` wins from
+    ``position``, each game played on the rules' own minefield (flood and all), the
+    strategy asked afresh (``new_game``) at every position, as the walk asks it."""
+    strategy = find_strategy(name)
+    rules = Rules(position.width, position.height, position.mines, first_click="none")
+    layouts = reference_layouts(position)
+    won = 0
+    for mines in layouts:
+        field = Minefield(
+            Layout(position.width, position.height, tuple(sorted(mines))),
+            bytearray(OPEN if code <= 8 else HIDDEN for code in position.cells),
+        )
+        cells = bytearray(position.cells)
+        while field.safe_left:
+            strategy.new_game(rules, seed)
+            now = Position(position.width, position.height, position.mines, bytes(cells))
+            w = position.width
+            todo = [m.cell for m in strategy.moves(now) if m.action == "reveal"]
+            todo = [r * w + c for r, c in todo if cells[r * w + c] == COVERED]
+            if not todo or any(field.is_mine(i) for i in todo):
+                break
+            for i in todo:
+                for opened in field.open(i):
+                    cells[opened] = field.count[opened]
+        won += field.safe_left == 0
+    return won / len(layouts)
+
+
+@pytest.mark.parametrize("index", range(0, len(POSITIONS), 5))
+@pytest.mark.parametrize("name", ["best", "random:engine=off", "max-constraint"])
+def test_a_strategy_s_exact_win_chance_equals_its_games_on_every_layout(index, name):
+    position = POSITIONS[index]
+    rules = Rules(position.width, position.height, position.mines, first_click="none")
+    chance = strategy_win_chance(position, find_strategy(name), rules, seed=5)
+    assert chance == pytest.approx(played_share(position, name), abs=TOL), str(position)
+    assert chance <= reference(position)[2] + TOL  # nobody beats perfect play
+    if name == "best":  # best searches these small endgames exactly
+        assert chance == pytest.approx(reference(position)[2], abs=TOL), str(position)
+
+
+def test_strategy_win_chance_tells_strategies_apart():
+    # a guesser with no engine falls short of perfect play, and the walk sees it
+    shortfall = 0.0
+    for position in POSITIONS[:40]:
+        rules = Rules(position.width, position.height, position.mines, first_click="none")
+        optimum = reference(position)[2]
+        chance = strategy_win_chance(position, find_strategy("random:engine=off"), rules)
+        shortfall += optimum - chance
+    assert shortfall > 0.5
+    with pytest.raises(ValueError, match="more than 400 layouts"):
+        strategy_win_chance(Position.covered(5, 5, 5), find_strategy("best"), Rules(5, 5, 5))
 
 
 def test_positions_cover_more_than_trivial_cases():

@@ -31,10 +31,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analysis.enumerate import enumerate_layouts
-from ..codes import COVERED, is_open
+from ..codes import COVERED, is_marked, is_open
 from ..position import Position
+from ..rules import Rules
+from .base import Strategy
 
-__all__ = ["Endgame", "EndgameResult", "best_endgame_move", "win_probability"]
+__all__ = [
+    "BudgetExceeded",
+    "Endgame",
+    "EndgameResult",
+    "best_endgame_move",
+    "move_win_chance",
+    "strategy_win_chance",
+    "win_probability",
+]
 
 
 @dataclass(frozen=True)
@@ -47,8 +57,8 @@ class EndgameResult:
     layouts: int
 
 
-class _Budget(Exception):
-    pass
+class BudgetExceeded(RuntimeError):
+    """The search needed more states than its budget allowed."""
 
 
 class _Search:
@@ -65,6 +75,7 @@ class _Search:
         # the best move of every state that had to choose one: (bit, win, safety)
         self.chosen: dict[frozenset[int], tuple[int, float, float]] = {}
         self.budget = budget
+        self.limit = budget
 
     def value(self, layouts: list[int]) -> float:
         if len(layouts) == 1:
@@ -75,7 +86,7 @@ class _Search:
             return got
         self.budget -= 1
         if self.budget < 0:
-            raise _Budget
+            raise BudgetExceeded(f"more than {self.limit} states")
         safe = self.free(layouts)
         groups = self._split_by_safe(layouts, safe)
         if len(groups) > 1:
@@ -127,17 +138,19 @@ class _Search:
         for n_alive, j, alive in candidates:
             if n_alive / n <= best_w:
                 break  # even winning every branch cannot beat the best so far
-            m = self.nbr[j]
-            groups: dict[int, list[int]] = {}
-            for lay in alive:
-                groups.setdefault((lay & m).bit_count(), []).append(lay)
-            total = 0.0
-            for g in groups.values():
-                total += len(g) * self.value(g)
-            w = total / n
+            w = self.after(alive, j) / n
             if w > best_w:
                 best_j, best_w, best_s = j, w, n_alive / n
         return best_j, best_w, best_s
+
+    def after(self, alive: list[int], j: int) -> float:
+        """``len(alive)`` times the chance of winning after opening cell ``j`` in
+        ``alive`` (the layouts where it is safe), split by the number it shows."""
+        m = self.nbr[j]
+        groups: dict[int, list[int]] = {}
+        for lay in alive:
+            groups.setdefault((lay & m).bit_count(), []).append(lay)
+        return sum(len(g) * self.value(g) for g in groups.values())
 
 
 class Endgame:
@@ -175,7 +188,7 @@ class Endgame:
         search = _Search(position, cells, self.budget)
         try:
             j, win, safety = search.best_move(layouts, 0)
-        except _Budget:
+        except BudgetExceeded:
             return None
         if j < 0:
             return None
@@ -231,12 +244,159 @@ def best_endgame_move(
     return Endgame(max_layouts=max_layouts, budget=budget).move(position)
 
 
-def win_probability(position: Position, *, max_layouts: int = 400, budget: int = 200_000) -> float:
-    """Exact chance to win from ``position`` with perfect play (tests and reports)."""
+def _all_layouts(position: Position, max_layouts: int) -> tuple[list[int], list[int]]:
+    """``enumerate_layouts``, with ``ValueError`` past ``max_layouts``."""
     found = enumerate_layouts(position, max_layouts)
     if found is None:
         raise ValueError(f"more than {max_layouts} layouts")
-    cells, layouts = found
+    return found
+
+
+def win_probability(position: Position, *, max_layouts: int = 400, budget: int = 200_000) -> float:
+    """Exact chance to win from ``position`` with perfect play (tests and reports).
+
+    Raises ``ValueError`` past ``max_layouts`` layouts and :class:`BudgetExceeded`
+    past ``budget`` states.
+    """
+    cells, layouts = _all_layouts(position, max_layouts)
     if not layouts:
         return 0.0
     return _Search(position, cells, budget).value(layouts)
+
+
+def move_win_chance(
+    position: Position,
+    cells: list[tuple[int, int]],
+    *,
+    max_layouts: int = 400,
+    budget: int = 200_000,
+) -> list[float]:
+    """Exact chance to win by opening each of ``cells`` now and playing perfectly
+    after (one search, shared by the cells): how much a move gives away against the
+    best one, :func:`win_probability`.
+
+    Raises ``ValueError`` past ``max_layouts`` layouts or for a cell that is not
+    covered and unknown, and :class:`BudgetExceeded` past ``budget`` states.
+
+    >>> position = Position.from_text("3x1x1\\n1HH\\n")
+    >>> move_win_chance(position, [(0, 1), (0, 2)])
+    [0.0, 1.0]
+    """
+    unknown, layouts = _all_layouts(position, max_layouts)
+    at = {c: j for j, c in enumerate(unknown)}
+    search = _Search(position, unknown, budget)
+    out = []
+    for row, col in cells:
+        on_board = 0 <= row < position.height and 0 <= col < position.width
+        j = at.get(row * position.width + col) if on_board else None
+        if j is None or position.cells[unknown[j]] != COVERED:
+            raise ValueError(f"cell {(row, col)} is not a covered unknown cell")
+        if not layouts:
+            out.append(0.0)
+            continue
+        bit = 1 << j
+        alive = [lay for lay in layouts if not lay & bit]
+        out.append(search.after(alive, j) / len(layouts))
+    return out
+
+
+def strategy_win_chance(
+    position: Position,
+    strategy: Strategy,
+    rules: Rules,
+    *,
+    seed: int = 0,
+    max_layouts: int = 400,
+) -> float:
+    """Exact chance that ``strategy`` wins from ``position``, every consistent layout
+    equally likely: the strategy's game tree is walked over the layouts, one call
+    to its ``moves`` per distinct position (after ``new_game(rules, seed)``, so a
+    strategy's choice depends on the position alone, as for ``best``).  Zeros
+    open their neighbours as in a game; a position where it opens nothing loses.
+    Compare :func:`win_probability`, the chance of perfect play.
+
+    Raises ``ValueError`` past ``max_layouts`` layouts.
+
+    >>> from minesolver.strategies import find_strategy
+    >>> position = Position.from_text("3x1x1\\nHHH\\n")
+    >>> strategy_win_chance(position, find_strategy("best"), Rules(3, 1, 1))
+    0.6666666666666666
+    """
+    unknown, layouts = _all_layouts(position, max_layouts)
+    if not layouts:
+        return 0.0
+    return _Walk(position, unknown, strategy, rules, seed).value(position.cells, layouts)
+
+
+class _Walk:
+    """The game tree of one strategy over a set of layouts (bit masks over the
+    unknown cells)."""
+
+    def __init__(
+        self, position: Position, unknown: list[int], strategy: Strategy, rules: Rules, seed: int
+    ) -> None:
+        grid = position.grid
+        bit = {c: j for j, c in enumerate(unknown)}
+        self.position = position
+        self.strategy, self.rules, self.seed = strategy, rules, seed
+        self.bit = bit
+        marked = {i for i, code in enumerate(position.cells) if is_marked(code)}
+        # for every cell: its neighbours among the unknown cells, and its marked mines
+        self.around = [sum(1 << bit[n] for n in grid.neighbours(c) if n in bit)
+                       for c in range(len(position.cells))]
+        self.marked = [sum(n in marked for n in grid.neighbours(c))
+                       for c in range(len(position.cells))]
+        self.neighbours = grid.neighbours
+        self.memo: dict[bytes, float] = {}
+
+    def value(self, cells: bytes, layouts: list[int]) -> float:
+        if cells.count(COVERED) == self.position.mines - sum(map(is_marked, cells)):
+            return 1.0  # every safe cell is open
+        got = self.memo.get(cells)
+        if got is not None:
+            return got
+        p = self.position
+        strategy = self.strategy
+        strategy.new_game(self.rules, self.seed)
+        w = p.width
+        opened = [
+            r * w + c
+            for (r, c), action in ((m.cell, m.action) for m in strategy.moves(
+                Position(p.width, p.height, p.mines, cells)))
+            if action == "reveal" and cells[r * w + c] == COVERED
+        ]
+        total = 0.0
+        if opened:
+            for after, group in self.open(cells, layouts, list(dict.fromkeys(opened))):
+                total += len(group) * self.value(after, group)
+        result = total / len(layouts)
+        self.memo[cells] = result
+        return result
+
+    def open(
+        self, cells: bytes, layouts: list[int], todo: list[int]
+    ) -> list[tuple[bytes, list[int]]]:
+        """The positions after opening ``todo`` (and the zeros' neighbours, as a game
+        does), each with the layouts that survive and show it."""
+        mask = 0
+        for c in todo:
+            mask |= 1 << self.bit[c]
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for lay in layouts:
+            if not lay & mask:
+                key = tuple((lay & self.around[c]).bit_count() for c in todo)
+                groups.setdefault(key, []).append(lay)
+        out = []
+        for key, group in groups.items():
+            after = bytearray(cells)
+            for c, shown in zip(todo, key, strict=True):
+                after[c] = shown + self.marked[c]
+            more = list(dict.fromkeys(
+                n for c in todo if after[c] == 0 for n in self.neighbours(c)
+                if after[n] == COVERED
+            ))
+            if more:
+                out.extend(self.open(bytes(after), group, more))
+            else:
+                out.append((bytes(after), group))
+        return out
