@@ -1,0 +1,172 @@
+"""What an exact endgame search over more layouts would add to ``best``, measured
+exactly on the positions where it would act, instead of by paired games.
+
+``best`` searches the game tree exactly once at most ``endgame_layouts`` (300)
+layouts remain.  A search up to ``--layouts N`` would act earlier: at the first
+position of a game where ``best`` has to guess with between 300 and N layouts.  The
+two players agree up to that position, and from it on the bigger search plays
+perfectly, so what it adds to that game is exactly
+
+    W*(s) - V(s)
+
+where ``W*(s)`` is the chance to win from ``s`` with perfect play (the search) and
+``V(s)`` is ``best``'s own chance from ``s``, both exact over every layout of
+``s`` (:func:`~minesolver.strategies.endgame.strategy_win_chance` walks ``best``'s
+game tree over them).  Averaged over all games (zero for a game that never meets
+such a position) it is the gain in win rate, with far less noise than a paired
+run: most games contribute exactly nothing, the others an exact number.
+``W*(s, best's move)`` (the search's value of the cell ``best`` chose) shows
+whether the difference is in that move or in later ones.
+
+    python benchmarks/endgame_worth.py --rules expert --games 1000 --seed 20261135 \\
+        --layouts 5000 [--strategy best:second=0.5 ...]
+
+Each ``--strategy`` is asked for its move at the same positions, and that move is
+judged by its exact value with perfect play after (its regret, ``W*(s)`` minus it):
+a measure of the first move alone, free of the luck of the boards.  With
+``--harness PATH --jsms DIR`` JSMinesweeper's analyser is asked too (its
+``probs --move``, as ``benchmarks/losses.py --versus`` asks it).
+
+A position whose search passes ``--budget`` states is counted and left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+from losses import jsms_move  # benchmarks/losses.py: JSMinesweeper's move on a position
+
+from minesolver.analysis.enumerate import enumerate_layouts
+from minesolver.bench.stats import Z95
+from minesolver.codes import COVERED
+from minesolver.game import Game
+from minesolver.rules import Rules
+from minesolver.strategies import find_strategy
+from minesolver.strategies.best import Best
+from minesolver.strategies.endgame import (
+    BudgetExceeded,
+    move_win_chance,
+    strategy_win_chance,
+    win_probability,
+)
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal)."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    return mean, Z95 * sd / math.sqrt(n)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="expert")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
+    parser.add_argument("--layouts", type=int, default=5000, help="the bigger search's limit")
+    parser.add_argument("--budget", type=int, default=3_000_000, help="states per search")
+    parser.add_argument("--strategy", action="append", default=[],
+                        help="also judge this strategy's move at the same positions")
+    parser.add_argument("--harness", help="also judge JSMinesweeper's move (its harness)")
+    parser.add_argument("--jsms", help="the JSMinesweeper checkout, with --harness")
+    args = parser.parse_args(argv)
+    if bool(args.harness) != bool(args.jsms):
+        parser.error("--harness and --jsms go together")
+    if args.harness and not (Path(args.harness).is_file() and Path(args.jsms).is_dir()):
+        parser.error("no harness or checkout there (see ../shared/peers/README.md)")
+    rules = Rules.from_string(args.rules)
+    others = {name: find_strategy(name) for name in args.strategy}
+    floor = Best().endgame_layouts
+    gains: list[float] = []  # one per game
+    judges = ["best", *others, *(["JSMinesweeper"] if args.harness else [])]
+    regrets: dict[str, list[float]] = {name: [] for name in judges}
+    gave_up = 0
+    sums = {"W*": 0.0, "W*(best's move)": 0.0, "V": 0.0}
+    started = time.perf_counter()
+    for g in range(args.games):
+        seed = args.seed + g
+        game = Game(rules, seed=seed)
+        strategy = Best()
+        strategy.new_game(rules, seed)
+        gain = 0.0
+        while not game.is_over:
+            position = game.position()
+            move = strategy.moves(position)[0]
+            if move.reason in ("guess", "forced"):
+                found = enumerate_layouts(position, args.layouts)
+                if found is not None and len(found[1]) > floor:
+                    picks = {"best": move.cell}
+                    for name, other in others.items():
+                        other.new_game(rules, seed)
+                        picks[name] = other.moves(position)[0].cell
+                    if args.harness:
+                        theirs = jsms_move(position, args)
+                        if theirs is None or position.cells[position.index(*theirs)] != COVERED:
+                            sys.exit(f"game {g}: JSMinesweeper's move {theirs} is not a guess")
+                        picks["JSMinesweeper"] = theirs
+                    cells = list(dict.fromkeys(picks.values()))
+                    try:
+                        optimum = win_probability(
+                            position, max_layouts=args.layouts, budget=args.budget
+                        )
+                        chances = dict(zip(cells, move_win_chance(
+                            position, cells, max_layouts=args.layouts, budget=args.budget
+                        ), strict=True))
+                    except BudgetExceeded:
+                        gave_up += 1
+                        print(f"game {g}: {len(found[1])} layouts, search over budget")
+                        break
+                    v = strategy_win_chance(
+                        position, Best(), rules, seed=seed, max_layouts=args.layouts
+                    )
+                    for name, cell in picks.items():
+                        regrets[name].append(optimum - chances[cell])
+                    sums["W*"] += optimum
+                    sums["W*(best's move)"] += chances[move.cell]
+                    sums["V"] += v
+                    gain = optimum - v
+                    judged = "".join(
+                        f"; {name} {chances[cell]:.4f}" for name, cell in picks.items() if others
+                    )
+                    print(
+                        f"game {g}: {len(found[1])} layouts; W* {optimum:.4f}, "
+                        f"W*(best's move) {chances[move.cell]:.4f}, best wins {v:.4f}; "
+                        f"gain {gain:+.4f}{judged}",
+                        flush=True,
+                    )
+                    break
+            game.reveal(*move.cell)
+        gains.append(gain)
+        if (g + 1) % 20 == 0:
+            print(f"[{g + 1}/{args.games} games, {time.perf_counter() - started:.0f} s]",
+                  file=sys.stderr, flush=True)
+    n, met = len(gains), len(regrets["best"])
+    print(f"\n{args.rules}, seeds {args.seed}..{args.seed + n - 1}: {n} games; a guess with "
+          f"{floor + 1}-{args.layouts} layouts met in {met} (search over budget in {gave_up})")
+    if met:
+        print("mean over them: " + ", ".join(f"{k} {v / met:.4f}" for k, v in sums.items()))
+        for name, values in regrets.items():
+            mean, half = interval(values)
+            line = (f"{name}: first move optimal in {sum(r <= 1e-12 for r in values)} of {met}, "
+                    f"mean regret {100 * mean:.3f} points [{100 * (mean - half):+.3f}, "
+                    f"{100 * (mean + half):+.3f}] per position")
+            if name != "best":
+                paired = [a - b for a, b in zip(values, regrets["best"], strict=True)]
+                diff, dhalf = interval(paired)
+                line += f"; minus best's {100 * diff:+.3f} [{100 * (diff - dhalf):+.3f}, " \
+                        f"{100 * (diff + dhalf):+.3f}]"
+            print(line)
+    mean, half = interval(gains)
+    print(f"gain per game of a search to {args.layouts} layouts: {100 * mean:+.3f} points "
+          f"[{100 * (mean - half):+.3f}, {100 * (mean + half):+.3f}]; "
+          f"{time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
