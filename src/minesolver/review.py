@@ -44,8 +44,8 @@ from .game import Game
 from .metrics import BoardStats, bbbv_solved, board_stats
 from .position import Position
 from .replay import Click, Replay, ReplayError
-from .strategies.endgame import best_endgame_move
-from .survey import count_with, min_probability, shown_values
+from .strategies.endgame import BudgetExceeded, best_endgame_move, move_win_chance
+from .survey import count_with, min_probability
 
 __all__ = ["ENDGAME_LAYOUTS", "ClickReview", "Review", "review_game"]
 
@@ -265,7 +265,7 @@ def _judge(
         advice = advise(position)
         if click.kind == "open" and total <= layouts:
             best_win = _win_chance(position, layouts)
-            win = _win_after(position, analysis, targets[0], layouts)
+            win = _win_after(position, targets[0], layouts)
     return replace(blank, probability=risk, safe_cells=len(analysis.safe_indices), safest=safest,
                    safest_cells=safest_cells, advice=advice, best_win=best_win, win=win)
 
@@ -289,16 +289,10 @@ def _win_chance(position: Position, layouts: int) -> float | None:
     return None if result is None else result.win_chance
 
 
-def _win_after(position: Position, analysis: Analysis, index: int, layouts: int) -> float | None:
+def _win_after(position: Position, index: int, layouts: int) -> float | None:
     """The exact win chance after opening ``index``, playing perfectly from then on."""
-    total = analysis.solutions
-    win = 0.0
-    for value in shown_values(position, analysis, index):
-        count, after = count_with(position, index, value)
-        if after is None:
-            continue
-        chance = _win_chance(after.position, layouts)
-        if chance is None:
-            return None
-        win += count / total * chance
-    return win
+    try:
+        (chance,) = move_win_chance(position, [position.coords(index)], max_layouts=layouts)
+    except (ValueError, BudgetExceeded):
+        return None
+    return chance
