@@ -92,6 +92,22 @@ def test_human_output(tmp_path):
     assert result.stderr == ""
 
 
+def test_rerunning_a_stopped_sweep_names_the_run_to_resume(tmp_path):
+    db = tmp_path / "r.sqlite"
+    args = ["--size", "5x5", "--densities", "0.2", "--games", "4", "--strategy", "tank",
+            "--db", str(db), "--csv", str(tmp_path / "s.csv"), "--plot",
+            str(tmp_path / "s.png"), "--workers", "1"]
+    assert run_cli("sweep", *args).returncode == 0
+    with sqlite3.connect(str(db)) as con:  # as if stopped after one game
+        con.execute("DELETE FROM games WHERE game_index >= 1")
+    again = run_cli("sweep", *args)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.strip() == (
+        f"minesolver: note: run r1 in {db} asked the same and stopped at 1 of 4 games; "
+        "this starts a new run (--resume r1 continues that one)"
+    )
+
+
 def test_sweep_results_do_not_depend_on_workers(tmp_path):
     one, csv_one, _ = sweep(tmp_path, *ARGS, "--workers", "1", name="one")
     two, csv_two, _ = sweep(tmp_path, *ARGS, "--workers", "2", name="two")
