@@ -25,7 +25,10 @@ Each ``--strategy`` is asked for its move at the same positions, and that move i
 judged by its exact value with perfect play after (its regret, ``W*(s)`` minus it):
 a measure of the first move alone, free of the luck of the boards.  With
 ``--harness PATH --jsms DIR`` JSMinesweeper's analyser is asked too (its
-``probs --move``, as ``benchmarks/losses.py --versus`` asks it).
+``probs --move``, as ``benchmarks/losses.py --versus`` asks it).  That is the
+analyser's "Analyse" move, which searches the game tree exactly up to 5,000
+solutions (its play searches up to 1,000): at these positions it is an independent
+check of the search's optimal moves more than a judge of JSMinesweeper's play.
 
 A position whose search passes ``--budget`` states is counted and left out.
 """
@@ -74,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also judge this strategy's move at the same positions")
     parser.add_argument("--harness", help="also judge JSMinesweeper's move (its harness)")
     parser.add_argument("--jsms", help="the JSMinesweeper checkout, with --harness")
+    parser.add_argument("--jsms-timeout", type=float, default=120,
+                        help="seconds JSMinesweeper may take on one position (else not judged)")
     args = parser.parse_args(argv)
     if bool(args.harness) != bool(args.jsms):
         parser.error("--harness and --jsms go together")
@@ -83,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     others = {name: find_strategy(name) for name in args.strategy}
     floor = Best().endgame_layouts
     gains: list[float] = []  # one per game
-    judges = ["best", *others, *(["JSMinesweeper"] if args.harness else [])]
-    regrets: dict[str, list[float]] = {name: [] for name in judges}
+    judges = ["best", *others, *(["JSMinesweeper analyser"] if args.harness else [])]
+    regrets: dict[str, list[float | None]] = {name: [] for name in judges}
     gave_up = 0
     sums = {"W*": 0.0, "W*(best's move)": 0.0, "V": 0.0}
     started = time.perf_counter()
@@ -105,10 +110,11 @@ def main(argv: list[str] | None = None) -> int:
                         other.new_game(rules, seed)
                         picks[name] = other.moves(position)[0].cell
                     if args.harness:
-                        theirs = jsms_move(position, args)
-                        if theirs is None or position.cells[position.index(*theirs)] != COVERED:
-                            sys.exit(f"game {g}: JSMinesweeper's move {theirs} is not a guess")
-                        picks["JSMinesweeper"] = theirs
+                        theirs = jsms_move(position, args, timeout=args.jsms_timeout)
+                        if theirs is not None:
+                            if position.cells[position.index(*theirs)] != COVERED:
+                                sys.exit(f"game {g}: JSMinesweeper's move {theirs} is not a guess")
+                            picks["JSMinesweeper analyser"] = theirs
                     cells = list(dict.fromkeys(picks.values()))
                     try:
                         optimum = win_probability(
@@ -124,19 +130,21 @@ def main(argv: list[str] | None = None) -> int:
                     v = strategy_win_chance(
                         position, Best(), rules, seed=seed, max_layouts=args.layouts
                     )
-                    for name, cell in picks.items():
-                        regrets[name].append(optimum - chances[cell])
+                    for name in judges:  # None: not judged (JSMinesweeper timed out)
+                        cell = picks.get(name)
+                        regrets[name].append(None if cell is None else optimum - chances[cell])
                     sums["W*"] += optimum
                     sums["W*(best's move)"] += chances[move.cell]
                     sums["V"] += v
                     gain = optimum - v
-                    judged = "".join(
-                        f"; {name} {chances[cell]:.4f}" for name, cell in picks.items() if others
+                    shown = "".join(
+                        f"; {name} {chances[cell]:.4f}"
+                        for name, cell in picks.items() if len(picks) > 1
                     )
                     print(
                         f"game {g}: {len(found[1])} layouts; W* {optimum:.4f}, "
                         f"W*(best's move) {chances[move.cell]:.4f}, best wins {v:.4f}; "
-                        f"gain {gain:+.4f}{judged}",
+                        f"gain {gain:+.4f}{shown}",
                         flush=True,
                     )
                     break
@@ -150,13 +158,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{floor + 1}-{args.layouts} layouts met in {met} (search over budget in {gave_up})")
     if met:
         print("mean over them: " + ", ".join(f"{k} {v / met:.4f}" for k, v in sums.items()))
-        for name, values in regrets.items():
+        for name, judged in regrets.items():
+            values = [r for r in judged if r is not None]
+            if not values:
+                continue
             mean, half = interval(values)
-            line = (f"{name}: first move optimal in {sum(r <= 1e-12 for r in values)} of {met}, "
-                    f"mean regret {100 * mean:.3f} points [{100 * (mean - half):+.3f}, "
-                    f"{100 * (mean + half):+.3f}] per position")
+            line = (f"{name}: first move optimal in {sum(r <= 1e-12 for r in values)} of "
+                    f"{len(values)}, mean regret {100 * mean:.3f} points "
+                    f"[{100 * (mean - half):+.3f}, {100 * (mean + half):+.3f}] per position")
             if name != "best":
-                paired = [a - b for a, b in zip(values, regrets["best"], strict=True)]
+                paired = [a - b for a, b in zip(judged, regrets["best"], strict=True)
+                          if a is not None and b is not None]
                 diff, dhalf = interval(paired)
                 line += f"; minus best's {100 * diff:+.3f} [{100 * (diff - dhalf):+.3f}, " \
                         f"{100 * (diff + dhalf):+.3f}]"

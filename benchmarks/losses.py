@@ -82,15 +82,22 @@ def harness_text(position: Position) -> str:
     return f"{position.width} {position.height} {position.mines}\n" + "\n".join(rows) + "\n"
 
 
-def jsms_move(position: Position, opts: argparse.Namespace) -> tuple[int, int] | None:
-    """JSMinesweeper's analyser's move on ``position`` as ``(row, col)``."""
+def jsms_move(
+    position: Position, opts: argparse.Namespace, timeout: float = 600
+) -> tuple[int, int] | None:
+    """JSMinesweeper's analyser's move on ``position`` as ``(row, col)``; ``None``
+    when it has none, or takes more than ``timeout`` seconds (said on stderr)."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
         handle.write(harness_text(position))
     try:
         env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
         out = subprocess.run(
             ["node", opts.harness, "probs", handle.name, "--move", "--always-tiebreak"],
-            capture_output=True, text=True, env=env, timeout=600, check=False)
+            capture_output=True, text=True, env=env, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        print(f"losses: JSMinesweeper took over {timeout:.0f} s on a position; skipped",
+              file=sys.stderr)
+        return None
     finally:
         os.unlink(handle.name)
     if not out.stdout.strip():
