@@ -319,6 +319,9 @@ def position_from_json(data):
 
 # ---------------------------------------------------------------------- played games
 REPLAYS = DATA / "replays"  # sample replays of every format (sources in SOURCES.tsv)
+# A 50/50 at the wall, (0, 0)-(1, 0), beside an unexplored area behind flags with too many
+# layouts for best's endgame search (over 1,000): best plays the pair as forced.
+WALL_FIFTY_FIFTY = "20x2x10\nH102FF" + "H" * 14 + "\nH102FF" + "H" * 14 + "\n"
 PIXELS = 16  # cell size of the .evf replays written below
 
 

@@ -13,7 +13,7 @@ from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from support import consistent_positions, neighbours_of, numbers_of
+from support import WALL_FIFTY_FIFTY, consistent_positions, neighbours_of, numbers_of
 
 from minesolver.advice import advise, outlook
 from minesolver.analysis import analyze
@@ -110,7 +110,7 @@ def test_fifty_fifty_pairs_equal_brute_force(position):
 def test_pairs_hold_the_forced_50_50_that_best_plays():
     # a 50/50 at the wall, and an unexplored area behind flags with too many layouts for
     # the endgame search: best plays the pair as forced, and it is one of the pairs
-    position = Position.from_text("12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")
+    position = Position.from_text(WALL_FIFTY_FIFTY)
     move = find_strategy("best").moves(position)[0]
     assert move.reason == "forced"
     assert fifty_fifty_pairs(position) == [((0, 0), (1, 0))]

@@ -8,7 +8,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from support import FIXTURES, assert_one_error_line, load_fixture, run_cli
+from support import FIXTURES, WALL_FIFTY_FIFTY, assert_one_error_line, load_fixture, run_cli
 
 from minesolver import Position
 from minesolver.analysis import analyze
@@ -237,7 +237,7 @@ def test_advice_in_json_and_text(tmp_path):
     from minesolver.survey import survey
 
     path = tmp_path / "wall.mine"
-    path.write_text("12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")  # a 50/50 at the wall
+    path.write_text(WALL_FIFTY_FIFTY)
     result = run_cli("analyze", "--json", str(path))
     assert result.returncode == 0, result.stderr
     (record,) = json_lines(result.stdout)

@@ -230,7 +230,8 @@ def test_best_takes_the_endgame_move_with_its_exact_win_chance():
                 if move.reason == "endgame":
                     seen += 1
                     assert move.win_chance == pytest.approx(
-                        win_probability(step.position), abs=1e-9
+                        win_probability(step.position, max_layouts=strategy.endgame_layouts),
+                        abs=1e-9,
                     )
     assert seen > 5
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
-from support import REPLAYS, log_of
+from support import REPLAYS, WALL_FIFTY_FIFTY, log_of
 
 from minesolver.advice import advise
 from minesolver.position import Position
@@ -31,14 +31,14 @@ def client() -> TestClient:
 
 
 def test_analyse_serves_advice_beside_the_probabilities(client: TestClient) -> None:
-    text = "12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n"
+    text = WALL_FIFTY_FIFTY
     data = client.post("/api/analyse", json={"text": text}).json()
     advice = advise(Position.from_text(text))
     assert advice is not None
     assert data["advice"]["cell"] == list(advice.cell)
     assert data["advice"]["reason"] == "forced" and data["advice"]["text"] == advice.text
     assert data["pairs"] == [[[0, 0], [1, 0]]]
-    assert len(data["zero"]) == 2 and len(data["zero"][0]) == 12
+    assert len(data["zero"]) == 2 and len(data["zero"][0]) == 20
     assert data["advice_error"] is None and data["skipped"] is None
     assert "prob" in data["analysis"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import test_web_browser as chromium
-from support import REPLAYS
+from support import REPLAYS, WALL_FIFTY_FIFTY
 
 from minesolver.advice import advise
 from minesolver.noguess import no_guess_layout
@@ -87,7 +87,7 @@ def test_analyse_says_what_to_click_and_why(page: Any) -> None:
 def test_a_50_50_is_named_and_linked(page: Any) -> None:
     open_mode(page, "analyse")
     wait_advice(page)
-    page.fill("#analyse-text", "12x2x8\nH102FFHHHHHH\nH102FFHHHHHH\n")
+    page.fill("#analyse-text", WALL_FIFTY_FIFTY)
     page.click("#analyse-go")
     wait_reason(page, "forced")
     assert "50/50" in page.text_content("#advice-text")
