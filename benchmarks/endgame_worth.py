@@ -1,9 +1,10 @@
 """What an exact endgame search over more layouts would add to ``best``, measured
 exactly on the positions where it would act, instead of by paired games.
 
-``best`` searches the game tree exactly once at most ``endgame_layouts`` (300)
-layouts remain.  A search up to ``--layouts N`` would act earlier: at the first
-position of a game where ``best`` has to guess with between 300 and N layouts.  The
+``best`` searches the game tree exactly once at most ``endgame_layouts`` layouts
+remain (``--floor``; by default its default, 1,000).  A search up to ``--layouts N``
+would act earlier: at the first position of a game where ``best`` has to guess
+with between the floor and N layouts.  The
 two players agree up to that position, and from it on the bigger search plays
 perfectly, so what it adds to that game is exactly
 
@@ -19,7 +20,7 @@ run: most games contribute exactly nothing, the others an exact number.
 whether the difference is in that move or in later ones.
 
     python benchmarks/endgame_worth.py --rules expert --games 1000 --seed 20261135 \\
-        --layouts 5000 [--strategy best:second=0.5 ...]
+        --floor 300 --layouts 5000 [--strategy best:second=0.5,endgame_layouts=300 ...]
 
 Each ``--strategy`` is asked for its move at the same positions, and that move is
 judged by its exact value with perfect play after (its regret, ``W*(s)`` minus it):
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
     parser.add_argument("--layouts", type=int, default=5000, help="the bigger search's limit")
     parser.add_argument("--budget", type=int, default=3_000_000, help="states per search")
+    parser.add_argument("--floor", type=int, default=Best().endgame_layouts,
+                        help="best's own endgame threshold (default: its default)")
     parser.add_argument("--strategy", action="append", default=[],
                         help="also judge this strategy's move at the same positions")
     parser.add_argument("--harness", help="also judge JSMinesweeper's move (its harness)")
@@ -86,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no harness or checkout there (see ../shared/peers/README.md)")
     rules = Rules.from_string(args.rules)
     others = {name: find_strategy(name) for name in args.strategy}
-    floor = Best().endgame_layouts
+    floor = args.floor
     gains: list[float] = []  # one per game
     judges = ["best", *others, *(["JSMinesweeper analyser"] if args.harness else [])]
     regrets: dict[str, list[float | None]] = {name: [] for name in judges}
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in range(args.games):
         seed = args.seed + g
         game = Game(rules, seed=seed)
-        strategy = Best()
+        strategy = Best(endgame_layouts=floor)
         strategy.new_game(rules, seed)
         gain = 0.0
         while not game.is_over:
@@ -128,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"game {g}: {len(found[1])} layouts, search over budget")
                         break
                     v = strategy_win_chance(
-                        position, Best(), rules, seed=seed, max_layouts=args.layouts
+                        position, Best(endgame_layouts=floor), rules, seed=seed,
+                        max_layouts=args.layouts,
                     )
                     for name in judges:  # None: not judged (JSMinesweeper timed out)
                         cell = picks.get(name)
