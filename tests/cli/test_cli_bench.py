@@ -311,7 +311,7 @@ def test_rerunning_a_stopped_command_says_how_to_continue_it(tmp_path):
     third = run_cli("bench", *args)
     assert third.returncode == 0
     assert third.stderr.strip().splitlines() == [
-        f"minesolver: note: run r2 in {db} asked the same and stopped at 6 of 10 games; "
+        f"minesolver: note: run r2 in {db} asked the same and has 6 of 10 games; "
         "this starts a new run (--resume r2 continues that one)"
     ]
     assert json.loads(third.stdout)["run_id"] == "r3"

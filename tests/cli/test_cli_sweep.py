@@ -103,7 +103,7 @@ def test_rerunning_a_stopped_sweep_names_the_run_to_resume(tmp_path):
     again = run_cli("sweep", *args)
     assert again.returncode == 0, again.stderr
     assert again.stderr.strip() == (
-        f"minesolver: note: run r1 in {db} asked the same and stopped at 1 of 4 games; "
+        f"minesolver: note: run r1 in {db} asked the same and has 1 of 4 games; "
         "this starts a new run (--resume r1 continues that one)"
     )
 

@@ -101,8 +101,8 @@ def start_run(store: Store, kind: str, spec: RunSpec) -> str:
         run_id, stored = twin
         total = spec.total_games * len(spec.strategies)
         click.echo(
-            f"minesolver: note: run {run_id} in {store.path} asked the same and stopped "
-            f"at {stored} of {total} games; this starts a new run "
+            f"minesolver: note: run {run_id} in {store.path} asked the same and has "
+            f"{stored} of {total} games; this starts a new run "
             f"(--resume {run_id} continues that one)",
             err=True,
         )
