@@ -12,10 +12,12 @@ With ``--versus DIR`` (the output folder of ``benchmarks/versus_jsms.py``) it sa
 where ``best`` and JSMinesweeper part ways on the games only one of them won: each such
 game is replayed with minesolver's strategy (the same seeded board and choices as in the
 paired run), and at each of its guesses JSMinesweeper's analyser is asked for its move on
-the very same position (the harness's ``probs --move``).  The first guess where the two
-pick cells of different exact risk is *the* disagreement of that game; the table says on
-what kind of move it came, which side took the lower exact risk there (by minesolver's
-exact engine), and who went on to win.  Picks of equal risk (two corner cells, say) are
+the very same position (the harness's ``probs --move``: the analyser's "Analyse" move,
+whose exact search reaches 5,000 solutions where JSMinesweeper's play stops at 1,000, so
+in such endgames it is stronger than the player whose games are compared).  The first
+guess where the two pick cells of different exact risk is *the* disagreement of that
+game; the table says on what kind of move it came, which side took the lower exact risk
+there (by minesolver's exact engine), and who went on to win.  Picks of equal risk (two corner cells, say) are
 counted as ties and the search goes on.  Each question starts a node process (about 1 s).
 
     python benchmarks/losses.py --versus /work/runs/vs_safe --max-games 100 \
