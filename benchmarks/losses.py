@@ -17,8 +17,9 @@ whose exact search reaches 5,000 solutions where JSMinesweeper's play stops at 1
 in such endgames it is stronger than the player whose games are compared).  The first
 guess where the two pick cells of different exact risk is *the* disagreement of that
 game; the table says on what kind of move it came, which side took the lower exact risk
-there (by minesolver's exact engine), and who went on to win.  Picks of equal risk (two corner cells, say) are
-counted as ties and the search goes on.  Each question starts a node process (about 1 s).
+there (by minesolver's exact engine), and who went on to win.  Picks of equal risk (two
+corner cells, say) are counted as ties and the search goes on.  Each question starts a
+node process (about 1 s).
 
     python benchmarks/losses.py --versus /work/runs/vs_safe --max-games 100 \
         --harness ../shared/peers/jsms_harness.js --jsms /work/peers/JSMinesweeper
