@@ -347,10 +347,11 @@ class _Walk:
         self.marked = [sum(n in marked for n in grid.neighbours(c))
                        for c in range(len(position.cells))]
         self.neighbours = grid.neighbours
+        self.mines_covered = position.mines - len(marked)  # the walk only opens cells
         self.memo: dict[bytes, float] = {}
 
     def value(self, cells: bytes, layouts: list[int]) -> float:
-        if cells.count(COVERED) == self.position.mines - sum(map(is_marked, cells)):
+        if cells.count(COVERED) == self.mines_covered:
             return 1.0  # every safe cell is open
         got = self.memo.get(cells)
         if got is not None:
