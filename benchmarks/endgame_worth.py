@@ -53,9 +53,8 @@ from minesolver.strategies import find_strategy
 from minesolver.strategies.best import Best
 from minesolver.strategies.endgame import (
     BudgetExceeded,
-    move_win_chance,
     strategy_win_chance,
-    win_probability,
+    win_chances,
 )
 
 
@@ -120,12 +119,10 @@ def main(argv: list[str] | None = None) -> int:
                             picks["JSMinesweeper analyser"] = theirs
                     cells = list(dict.fromkeys(picks.values()))
                     try:
-                        optimum = win_probability(
-                            position, max_layouts=args.layouts, budget=args.budget
-                        )
-                        chances = dict(zip(cells, move_win_chance(
+                        optimum, each = win_chances(
                             position, cells, max_layouts=args.layouts, budget=args.budget
-                        ), strict=True))
+                        )
+                        chances = dict(zip(cells, each, strict=True))
                     except BudgetExceeded:
                         gave_up += 1
                         print(f"game {g}: {len(found[1])} layouts, search over budget")

@@ -44,13 +44,11 @@ from .game import Game
 from .metrics import BoardStats, bbbv_solved, board_stats
 from .position import Position
 from .replay import Click, Replay, ReplayError
-from .strategies.endgame import BudgetExceeded, best_endgame_move, move_win_chance
+from .strategies.best import ENDGAME_LAYOUTS
+from .strategies.endgame import BudgetExceeded, win_chances
 from .survey import count_with, min_probability
 
 __all__ = ["ENDGAME_LAYOUTS", "ClickReview", "Review", "review_game"]
-
-# win chances are worked out when at most this many layouts are left (best's own range)
-ENDGAME_LAYOUTS = 300
 
 
 @dataclass(frozen=True)
@@ -264,8 +262,7 @@ def _judge(
     if risk:
         advice = advise(position)
         if click.kind == "open" and total <= layouts:
-            best_win = _win_chance(position, layouts)
-            win = _win_after(position, targets[0], layouts)
+            best_win, win = _win_chances(position, targets[0], layouts)
     return replace(blank, probability=risk, safe_cells=len(analysis.safe_indices), safest=safest,
                    safest_cells=safest_cells, advice=advice, best_win=best_win, win=win)
 
@@ -281,18 +278,11 @@ def _cells_at(analysis: Analysis, chance: Fraction) -> list[tuple[int, int]]:
     return out
 
 
-def _win_chance(position: Position, layouts: int) -> float | None:
-    """The exact win chance with perfect play (1 once every safe cell is open)."""
-    if position.covered_count == position.mines_left:
-        return 1.0
-    result = best_endgame_move(position, max_layouts=layouts)
-    return None if result is None else result.win_chance
-
-
-def _win_after(position: Position, index: int, layouts: int) -> float | None:
-    """The exact win chance after opening ``index``, playing perfectly from then on."""
+def _win_chances(position: Position, index: int, layouts: int) -> tuple[float | None, float | None]:
+    """The exact win chance with perfect play, and after opening ``index`` and playing
+    perfectly from then on (both ``None`` when the search is too big)."""
     try:
-        (chance,) = move_win_chance(position, [position.coords(index)], max_layouts=layouts)
+        best, (after,) = win_chances(position, [position.coords(index)], max_layouts=layouts)
     except (ValueError, BudgetExceeded):
-        return None
-    return chance
+        return None, None
+    return best, after

@@ -24,12 +24,14 @@ from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
+from minesolver.strategies.base import Move, Strategy
 from minesolver.strategies.endgame import (
     BudgetExceeded,
     Endgame,
     best_endgame_move,
     move_win_chance,
     strategy_win_chance,
+    win_chances,
     win_probability,
 )
 
@@ -190,6 +192,18 @@ def test_every_move_s_win_chance_equals_the_game_tree(index):
     assert max(chances) == pytest.approx(optimum, abs=TOL)
 
 
+@pytest.mark.parametrize("index", range(1, len(POSITIONS), 4))
+def test_win_chances_share_one_search_and_equal_the_two_calls(index):
+    position = POSITIONS[index]
+    optimum = reference(position)[2]
+    covered = [position.coords(i) for i, code in enumerate(position.cells) if code == COVERED]
+    best, chances = win_chances(position, covered)
+    assert best == pytest.approx(optimum, abs=TOL)
+    assert best == win_probability(position)
+    assert chances == move_win_chance(position, covered)
+    assert win_chances(position, []) == (best, [])
+
+
 def test_move_win_chance_refuses_what_is_not_a_move():
     position = Position.from_text("3x1x1\n1HH\n")
     for cell in [(0, 0), (0, 3), (1, 0), (-1, 1)]:
@@ -253,6 +267,24 @@ def test_strategy_win_chance_tells_strategies_apart():
     assert shortfall > 0.5
     with pytest.raises(ValueError, match="more than 400 layouts"):
         strategy_win_chance(Position.covered(5, 5, 5), find_strategy("best"), Rules(5, 5, 5))
+
+
+def test_a_game_of_over_a_thousand_moves_is_walked_without_recursion():
+    # 1,200 safe cells under a row of flagged mines: each shows a number, nothing
+    # floods, and a one-cell-per-move player needs 1,200 moves (and wins them all)
+    width = 1200
+    position = Position.from_text(f"{width}x2x{width}\n{'F' * width}\n{'H' * width}\n")
+    rules = Rules(width, 2, width, first_click="none")
+    assert strategy_win_chance(position, OneCellAtATime(), rules) == 1.0
+
+
+class OneCellAtATime(Strategy):
+    """Opens the first covered cell, one per move."""
+
+    name = "one-cell"
+
+    def moves(self, position):
+        return [Move(position.coords(position.cells.index(COVERED)), reason="guess")]
 
 
 def test_positions_cover_more_than_trivial_cases():

@@ -90,11 +90,15 @@ from .endgame import Endgame
 from .longterm import fifty_influence
 from .rollouts import rollout_values
 
-__all__ = ["FLOAT_PLY_CELLS", "Best", "forced_guess"]
+__all__ = ["ENDGAME_LAYOUTS", "FLOAT_PLY_CELLS", "Best", "forced_guess"]
 
 # the float ply reads the whole board per number, the engine's only what a number
 # changes: floats pay up to about this many cells (benchmarks/float_ply.py)
 FLOAT_PLY_CELLS = 2500
+
+# the endgame search's range by default: JSMinesweeper's threshold in play, worth
+# +0.058 points per expert game over 300 (benchmarks/endgame_worth.py)
+ENDGAME_LAYOUTS = 1000
 
 
 @dataclass
@@ -117,7 +121,7 @@ class Best(Strategy):
         self,
         *,
         endgame: bool = True,
-        endgame_layouts: Annotated[int, Range(0, 100_000)] = 1000,
+        endgame_layouts: Annotated[int, Range(0, 100_000)] = ENDGAME_LAYOUTS,
         endgame_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
         forced: bool = True,
         lookahead: bool = True,

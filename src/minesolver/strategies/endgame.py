@@ -43,6 +43,7 @@ __all__ = [
     "best_endgame_move",
     "move_win_chance",
     "strategy_win_chance",
+    "win_chances",
     "win_probability",
 ]
 
@@ -257,11 +258,11 @@ def win_probability(position: Position, *, max_layouts: int = 400, budget: int =
 
     Raises ``ValueError`` past ``max_layouts`` layouts and :class:`BudgetExceeded`
     past ``budget`` states.
+
+    >>> win_probability(Position.from_text("3x1x1\\nHHH\\n"))
+    0.6666666666666666
     """
-    cells, layouts = _all_layouts(position, max_layouts)
-    if not layouts:
-        return 0.0
-    return _Search(position, cells, budget).value(layouts)
+    return win_chances(position, [], max_layouts=max_layouts, budget=budget)[0]
 
 
 def move_win_chance(
@@ -282,22 +283,44 @@ def move_win_chance(
     >>> move_win_chance(position, [(0, 1), (0, 2)])
     [0.0, 1.0]
     """
+    return win_chances(position, cells, max_layouts=max_layouts, budget=budget)[1]
+
+
+def win_chances(
+    position: Position,
+    cells: list[tuple[int, int]],
+    *,
+    max_layouts: int = 400,
+    budget: int = 200_000,
+) -> tuple[float, list[float]]:
+    """:func:`win_probability` and :func:`move_win_chance` from one search, which the
+    two share (a move's value is made of the states perfect play meets anyway).
+
+    ``budget`` counts the states of both together.  Raises as the two do.
+
+    >>> position = Position.from_text("3x1x1\\n1HH\\n")
+    >>> win_chances(position, [(0, 1), (0, 2)])
+    (1.0, [0.0, 1.0])
+    """
     unknown, layouts = _all_layouts(position, max_layouts)
     at = {c: j for j, c in enumerate(unknown)}
-    search = _Search(position, unknown, budget)
-    out = []
+    picked = []
     for row, col in cells:
         on_board = 0 <= row < position.height and 0 <= col < position.width
         j = at.get(row * position.width + col) if on_board else None
         if j is None or position.cells[unknown[j]] != COVERED:
             raise ValueError(f"cell {(row, col)} is not a covered unknown cell")
-        if not layouts:
-            out.append(0.0)
-            continue
+        picked.append(j)
+    if not layouts:
+        return 0.0, [0.0] * len(picked)
+    search = _Search(position, unknown, budget)
+    best = search.value(layouts)
+    out = []
+    for j in picked:
         bit = 1 << j
         alive = [lay for lay in layouts if not lay & bit]
         out.append(search.after(alive, j) / len(layouts))
-    return out
+    return best, out
 
 
 def strategy_win_chance(
@@ -328,6 +351,17 @@ def strategy_win_chance(
     return _Walk(position, unknown, strategy, rules, seed).value(position.cells, layouts)
 
 
+@dataclass
+class _Frame:
+    """A position of the walk: its layouts, the positions after its move still to
+    value (``None`` before its first visit) and their ``len(layouts) * value`` so far."""
+
+    cells: bytes
+    layouts: list[int]
+    children: list[tuple[bytes, list[int]]] | None = None
+    total: float = 0.0
+
+
 class _Walk:
     """The game tree of one strategy over a set of layouts (bit masks over the
     unknown cells)."""
@@ -351,11 +385,36 @@ class _Walk:
         self.memo: dict[bytes, float] = {}
 
     def value(self, cells: bytes, layouts: list[int]) -> float:
+        """The chance of winning from ``cells`` over ``layouts``: the tree is walked
+        depth first with a stack of its own (a game may last more moves than Python's
+        recursion allows)."""
+        stack = [_Frame(cells, layouts)]
+        while True:
+            frame = stack[-1]
+            got: float | None = None
+            if frame.children is None:  # first visit
+                got = self._known(frame.cells)
+                if got is None:
+                    frame.children = self._children(frame.cells, frame.layouts)
+            if got is None:
+                if frame.children:
+                    stack.append(_Frame(*frame.children.pop()))
+                    continue
+                got = frame.total / len(frame.layouts)
+                self.memo[frame.cells] = got
+            stack.pop()
+            if not stack:
+                return got
+            stack[-1].total += len(frame.layouts) * got
+
+    def _known(self, cells: bytes) -> float | None:
         if cells.count(COVERED) == self.mines_covered:
             return 1.0  # every safe cell is open
-        got = self.memo.get(cells)
-        if got is not None:
-            return got
+        return self.memo.get(cells)
+
+    def _children(self, cells: bytes, layouts: list[int]) -> list[tuple[bytes, list[int]]]:
+        """The positions after the strategy's move at ``cells`` (none: it opened no
+        cell, which loses)."""
         p = self.position
         strategy = self.strategy
         strategy.new_game(self.rules, self.seed)
@@ -366,38 +425,35 @@ class _Walk:
                 Position(p.width, p.height, p.mines, cells)))
             if action == "reveal" and cells[r * w + c] == COVERED
         ]
-        total = 0.0
-        if opened:
-            for after, group in self.open(cells, layouts, list(dict.fromkeys(opened))):
-                total += len(group) * self.value(after, group)
-        result = total / len(layouts)
-        self.memo[cells] = result
-        return result
+        return self.open(cells, layouts, list(dict.fromkeys(opened))) if opened else []
 
     def open(
         self, cells: bytes, layouts: list[int], todo: list[int]
     ) -> list[tuple[bytes, list[int]]]:
         """The positions after opening ``todo`` (and the zeros' neighbours, as a game
         does), each with the layouts that survive and show it."""
-        mask = 0
-        for c in todo:
-            mask |= 1 << self.bit[c]
-        groups: dict[tuple[int, ...], list[int]] = {}
-        for lay in layouts:
-            if not lay & mask:
-                key = tuple((lay & self.around[c]).bit_count() for c in todo)
-                groups.setdefault(key, []).append(lay)
         out = []
-        for key, group in groups.items():
-            after = bytearray(cells)
-            for c, shown in zip(todo, key, strict=True):
-                after[c] = shown + self.marked[c]
-            more = list(dict.fromkeys(
-                n for c in todo if after[c] == 0 for n in self.neighbours(c)
-                if after[n] == COVERED
-            ))
-            if more:
-                out.extend(self.open(bytes(after), group, more))
-            else:
-                out.append((bytes(after), group))
+        work = [(cells, layouts, todo)]
+        while work:
+            cells, layouts, todo = work.pop()
+            mask = 0
+            for c in todo:
+                mask |= 1 << self.bit[c]
+            groups: dict[tuple[int, ...], list[int]] = {}
+            for lay in layouts:
+                if not lay & mask:
+                    key = tuple((lay & self.around[c]).bit_count() for c in todo)
+                    groups.setdefault(key, []).append(lay)
+            for key, group in groups.items():
+                after = bytearray(cells)
+                for c, shown in zip(todo, key, strict=True):
+                    after[c] = shown + self.marked[c]
+                more = list(dict.fromkeys(
+                    n for c in todo if after[c] == 0 for n in self.neighbours(c)
+                    if after[n] == COVERED
+                ))
+                if more:
+                    work.append((bytes(after), group, more))
+                else:
+                    out.append((bytes(after), group))
         return out
