@@ -31,6 +31,10 @@ analyser's "Analyse" move, which searches the game tree exactly up to 5,000
 solutions (its play searches up to 1,000): at these positions it is an independent
 check of the search's optimal moves more than a judge of JSMinesweeper's play.
 
+``--where`` values every cell that may be safe at those positions and says how
+often an optimal cell is among those ``best``'s lookahead considers (within its
+``cutoff`` of the safest), and how safe the optimal cells are.
+
 A position whose search passes ``--budget`` states is counted and left out.
 """
 
@@ -77,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="best's own endgame threshold (default: its default)")
     parser.add_argument("--strategy", action="append", default=[],
                         help="also judge this strategy's move at the same positions")
+    parser.add_argument("--where", action="store_true",
+                        help="also value every cell: is an optimal one within best's cutoff?")
     parser.add_argument("--harness", help="also judge JSMinesweeper's move (its harness)")
     parser.add_argument("--jsms", help="the JSMinesweeper checkout, with --harness")
     parser.add_argument("--jsms-timeout", type=float, default=120,
@@ -93,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     judges = ["best", *others, *(["JSMinesweeper analyser"] if args.harness else [])]
     regrets: dict[str, list[float | None]] = {name: [] for name in judges}
     gave_up = 0
+    where: list[float] = []  # --where: the safest optimal cell's safety over the safest's
     sums = {"W*": 0.0, "W*(best's move)": 0.0, "V": 0.0}
     started = time.perf_counter()
     for g in range(args.games):
@@ -118,6 +125,15 @@ def main(argv: list[str] | None = None) -> int:
                                 sys.exit(f"game {g}: JSMinesweeper's move {theirs} is not a guess")
                             picks["JSMinesweeper analyser"] = theirs
                     cells = list(dict.fromkeys(picks.values()))
+                    safety = {}
+                    if args.where:  # value every cell that may be safe
+                        prob = strategy.last_analysis.prob
+                        safety = {
+                            position.coords(i): 1.0 - float(prob[position.coords(i)])
+                            for i, code in enumerate(position.cells)
+                            if code == COVERED and prob[position.coords(i)] < 1.0
+                        }
+                        cells = list(dict.fromkeys([*cells, *safety]))
                     try:
                         optimum, each = win_chances(
                             position, cells, max_layouts=args.layouts, budget=args.budget
@@ -134,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                     for name in judges:  # None: not judged (JSMinesweeper timed out)
                         cell = picks.get(name)
                         regrets[name].append(None if cell is None else optimum - chances[cell])
+                    if args.where:
+                        # how safe the safest optimal cell is, next to the safest cell
+                        top = max(safety.values())
+                        rel = max(safety[c] for c in safety if chances[c] >= optimum - 1e-12)
+                        where.append(rel / top)
                     sums["W*"] += optimum
                     sums["W*(best's move)"] += chances[move.cell]
                     sums["V"] += v
@@ -159,6 +180,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{floor + 1}-{args.layouts} layouts met in {met} (search over budget in {gave_up})")
     if met:
         print("mean over them: " + ", ".join(f"{k} {v / met:.4f}" for k, v in sums.items()))
+    if where:
+        cutoff = Best().cutoff
+        within = sum(r >= cutoff - 1e-12 for r in where)
+        print(f"an optimal cell within best's cutoff ({cutoff} of the safest) at {within} of "
+              f"{len(where)}; the safest optimal cell's safety over the safest's: median "
+              f"{sorted(where)[len(where) // 2]:.3f}, lowest {min(where):.3f}")
         for name, judged in regrets.items():
             values = [r for r in judged if r is not None]
             if not values:

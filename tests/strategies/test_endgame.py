@@ -30,6 +30,7 @@ from minesolver.strategies.endgame import (
     Endgame,
     best_endgame_move,
     move_win_chance,
+    sampled_endgame_move,
     strategy_win_chance,
     win_chances,
     win_probability,
@@ -202,6 +203,58 @@ def test_win_chances_share_one_search_and_equal_the_two_calls(index):
     assert best == win_probability(position)
     assert chances == move_win_chance(position, covered)
     assert win_chances(position, []) == (best, [])
+
+
+@pytest.mark.parametrize("index", range(2, len(POSITIONS), 4))
+def test_a_sample_holding_every_layout_is_the_exact_search(index):
+    position = POSITIONS[index]
+    layouts, tree, optimum = reference(position)
+    safety = {
+        i: sum(i not in mines for mines in layouts) / len(layouts)
+        for i, code in enumerate(position.cells) if code == COVERED
+    }
+    candidates = {i: s for i, s in safety.items() if s > 0}
+    # every layout, each drawn twice: repeats count once
+    result = sampled_endgame_move(position, sorted(layouts, key=sorted) * 2, candidates)
+    assert result is not None
+    cell = position.index(*result.cell)
+    assert result.win_chance == pytest.approx(optimum, abs=TOL), str(position)
+    assert tree.move_value(layouts, cell) == pytest.approx(optimum, abs=TOL), str(position)
+    assert result.safety == safety[cell]
+    assert result.layouts == len(layouts)
+
+
+def test_a_sampled_search_values_what_its_sample_holds():
+    # one mine in a row of three, but the sample holds only the mine at the end:
+    # alone in the sample, that layout is as good as won (the estimate's optimism)
+    position = Position.from_text("3x1x1\nHHH\n")
+    result = sampled_endgame_move(position, [frozenset({2})], {0: 2 / 3, 1: 2 / 3})
+    assert (result.cell, result.win_chance, result.layouts) == ((0, 0), 2 / 3, 1)
+    assert sampled_endgame_move(position, [frozenset({0})], {0: 2 / 3}) is None  # never safe
+    every = [frozenset(c) for c in combinations(range(12), 3)]
+    assert sampled_endgame_move(Position.covered(4, 3, 3), every, {5: 0.75}, budget=1) is None
+
+
+def test_best_s_sampled_search_picks_the_best_of_its_candidates():
+    # best:sample with a sample covering every layout picks, among the candidates
+    # the lookahead scores, the one with the highest exact win chance
+    better = 0
+    for position in POSITIONS:
+        layouts, tree, optimum = reference(position)
+        if len(layouts) < 2:
+            continue
+        rules = Rules(position.width, position.height, position.mines, first_click="none")
+        moves = {}
+        for name in ("best:endgame_layouts=1", "best:endgame_layouts=1,sample=5000"):
+            strategy = find_strategy(name)
+            strategy.new_game(rules, 1)
+            move = strategy.moves(position)[0]
+            moves[name] = (move.reason, tree.move_value(layouts, position.index(*move.cell)))
+        (reason, plain), (sampled_reason, sampled) = moves.values()
+        assert sampled_reason == reason, str(position)
+        assert plain - TOL <= sampled <= optimum + TOL, str(position)
+        better += sampled > plain + TOL
+    assert better >= 3
 
 
 def test_move_win_chance_refuses_what_is_not_a_move():

@@ -43,6 +43,7 @@ STRATEGY_NAMES = [
     "best:dead=off,off_edge=off,cutoff=0.5",
     "best:endgame_layouts=20",
     "best:fifty=0.9,endgame_budget=1",
+    "best:endgame_layouts=5,sample=40",
 ]
 EXACT = ("tank", "best")  # the strategies that never guess while a safe cell exists
 

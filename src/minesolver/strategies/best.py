@@ -55,6 +55,15 @@ their measured effect is in ``docs/benchmarks.md``):
    (``rollout_policy=safest``) or ``best`` itself without rollouts
    (``rollout_policy=best``).  Seconds per game: an option for studies, not the
    default.
+9. **Sampled endgame search** (``sample``, default 0: off).  Past the endgame
+   search's range and up to ``sample_layouts`` (100,000) layouts, ``sample``
+   layouts are drawn exactly from the position and the game tree is searched over
+   them as if they were all there were
+   (:func:`~minesolver.strategies.endgame.sampled_endgame_move`), among the cells
+   within ``sample_cutoff`` (0.9) of the safest; the lookahead chooses when the
+   search passes ``endgame_budget``.  Its values are optimistic (a layout alone in
+   the sample is as good as won), so it is judged by the exact worth of its moves:
+   an option for studies, not the default.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
@@ -80,13 +89,14 @@ from ..analysis import Analysis, Engine
 from ..analysis.floats import FloatBoard, certain_safe
 from ..analysis.floats import board as float_board
 from ..analysis.floats import outcomes as float_outcomes
+from ..analysis.sampling import sample_layouts
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
 from ..options import Range
 from ..position import Position
 from ..rules import Rules
 from .base import Move, Strategy, StrategyError, register
-from .endgame import Endgame
+from .endgame import Endgame, sampled_endgame_move
 from .longterm import fifty_influence
 from .rollouts import rollout_values
 
@@ -138,6 +148,9 @@ class Best(Strategy):
         rollout_top: Annotated[int, Range(2, 16)] = 4,
         rollout_margin: Annotated[float, Range(0.0, 1.0)] = 0.02,
         rollout_policy: str = "safest",
+        sample: Annotated[int, Range(0, 100_000)] = 0,
+        sample_layouts: Annotated[int, Range(1, 10**12)] = 100_000,
+        sample_cutoff: Annotated[float, Range(0.0, 1.0)] = 0.9,
     ) -> None:
         super().__init__()
         if rollout_policy not in ("safest", "best"):
@@ -162,6 +175,9 @@ class Best(Strategy):
         self.rollout_top = rollout_top
         self.rollout_margin = rollout_margin
         self.rollout_policy = rollout_policy
+        self.sample = sample
+        self.sample_layouts = sample_layouts
+        self.sample_cutoff = sample_cutoff
         self._player: Best | None = None  # plays the rollouts (rollout_policy=best)
         self._endgame: Endgame | None = None  # this game's endgame searches
 
@@ -209,6 +225,17 @@ class Best(Strategy):
             if pair is not None:
                 cell = position.coords(pair)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
+        if (exact_clues and self.endgame and self.sample and self.density is None
+                and analysis.solutions_at_most(self.sample_layouts)):
+            widest = self._candidates(position, analysis, self.sample_cutoff)
+            result = sampled_endgame_move(
+                position,
+                sample_layouts(position, self.sample, self.rng),
+                {c.cell: c.safety for c in widest},
+                budget=self.endgame_budget,
+            ) if len(widest) > 1 else None
+            if result is not None:
+                return [Move(result.cell, reason="guess", probability=1.0 - result.safety)]
         candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
             chosen = self._lookahead(self.analysis_engine, candidates, self.depth, found)
@@ -224,7 +251,10 @@ class Best(Strategy):
         return items[self.rng.below(len(items))]
 
     # ---------------------------------------------------------------- candidates
-    def _candidates(self, position: Position, analysis: Analysis) -> list[_Scored]:
+    def _candidates(
+        self, position: Position, analysis: Analysis, cutoff: float | None = None
+    ) -> list[_Scored]:
+        cutoff = self.cutoff if cutoff is None else cutoff
         # vectorised: a 1000x1000 board has a million off-front cells to look at
         w = position.width
         codes = np.frombuffer(position.cells, dtype=np.uint8)
@@ -236,12 +266,12 @@ class Best(Strategy):
         for f in analysis.fronts:
             on_mask[[r * w + c for r, c in f.cells]] = True
         on = covered[on_mask[covered]]
-        on = on[safety_of[on] >= best * self.cutoff]
+        on = on[safety_of[on] >= best * cutoff]
         out = [_Scored(i, s) for i, s in zip(on.tolist(), safety_of[on].tolist(), strict=True)]
         off = covered[~on_mask[covered]]
         if off.size:
             safety = float(safety_of[off[0]])  # off-front cells share one probability
-            if not out or safety >= best * self.cutoff:
+            if not out or safety >= best * cutoff:
                 # corner-like cells first: the fewer covered neighbours, the likelier a zero
                 around = neighbour_sum((codes == COVERED).reshape(position.shape)).ravel()[off]
                 out.extend(_Scored(i, safety) for i in off[around == around.min()].tolist())

@@ -42,6 +42,7 @@ __all__ = [
     "EndgameResult",
     "best_endgame_move",
     "move_win_chance",
+    "sampled_endgame_move",
     "strategy_win_chance",
     "win_chances",
     "win_probability",
@@ -243,6 +244,52 @@ def best_endgame_move(
     game, reusing its searches.)
     """
     return Endgame(max_layouts=max_layouts, budget=budget).move(position)
+
+
+def sampled_endgame_move(
+    position: Position,
+    sample: list[frozenset[int]],
+    candidates: dict[int, float],
+    *,
+    budget: int = 20_000,
+) -> EndgameResult | None:
+    """The endgame search where there are too many layouts to search them all: the
+    game tree is searched over ``sample`` (layouts drawn from the position: sets of
+    mine cells, flat indices; repeats count once) as if they were all there were.
+
+    Each of ``candidates`` (flat index: its exact chance of being safe) is valued
+    as that chance times its win chance, with perfect play, among the sampled
+    layouts where it is safe; the best is returned, with that value as its win
+    chance.  The values are estimates, optimistic ones (a layout alone in a sample
+    is as good as won).  ``None`` when the search exceeds ``budget`` states or no
+    candidate is safe in any sampled layout.
+
+    >>> position = Position.from_text("3x1x1\\nHHH\\n")
+    >>> sample = [frozenset({0}), frozenset({1}), frozenset({2})]
+    >>> sampled_endgame_move(position, sample, {0: 2 / 3, 1: 2 / 3}).cell
+    (0, 0)
+    """
+    unknown = [i for i, code in enumerate(position.cells) if code == COVERED]
+    at = {c: j for j, c in enumerate(unknown)}
+    layouts = sorted({sum(1 << at[c] for c in mines if c in at) for mines in sample})
+    search = _Search(position, unknown, budget)
+    best_cell, best_value, best_safety = -1, -1.0, 0.0
+    try:
+        for cell, safety in sorted(candidates.items(), key=lambda t: -t[1]):
+            if safety <= best_value:
+                break  # even winning every branch cannot beat the best so far
+            j = at[cell]
+            alive = [lay for lay in layouts if not lay >> j & 1]
+            if not alive:
+                continue
+            value = safety * search.after(alive, j) / len(alive)
+            if value > best_value:
+                best_cell, best_value, best_safety = cell, value, safety
+    except BudgetExceeded:
+        return None
+    if best_cell < 0:
+        return None
+    return EndgameResult(position.coords(best_cell), best_value, best_safety, len(layouts))
 
 
 def _all_layouts(position: Position, max_layouts: int) -> tuple[list[int], list[int]]:
