@@ -20,6 +20,11 @@ after a move it chose, and after the safe cells that move made certain, is a sta
 that search already solved, so the next call looks the move up instead of
 searching again.
 
+Past the exact search's range, :func:`sampled_endgame_move` searches the same game
+tree over layouts drawn from the position (``best:sample``): an estimate, and an
+optimistic one.  The exact values (:func:`win_chances`, :func:`strategy_win_chance`)
+are how such estimates and the heuristics are judged.
+
 >>> from minesolver.position import Position
 >>> result = best_endgame_move(Position.from_text("2x1x1\\nHH\\n"))
 >>> result.win_chance
