@@ -314,7 +314,9 @@ def win_probability(position: Position, *, max_layouts: int = 400, budget: int =
     >>> win_probability(Position.from_text("3x1x1\\nHHH\\n"))
     0.6666666666666666
     """
-    return win_chances(position, [], max_layouts=max_layouts, budget=budget)[0]
+    best = _chances(position, [], max_layouts, budget, perfect=True)[0]
+    assert best is not None
+    return best
 
 
 def move_win_chance(
@@ -335,7 +337,7 @@ def move_win_chance(
     >>> move_win_chance(position, [(0, 1), (0, 2)])
     [0.0, 1.0]
     """
-    return win_chances(position, cells, max_layouts=max_layouts, budget=budget)[1]
+    return _chances(position, cells, max_layouts, budget, perfect=False)[1]
 
 
 def win_chances(
@@ -354,6 +356,17 @@ def win_chances(
     >>> win_chances(position, [(0, 1), (0, 2)])
     (1.0, [0.0, 1.0])
     """
+    best, out = _chances(position, cells, max_layouts, budget, perfect=True)
+    assert best is not None
+    return best, out
+
+
+def _chances(
+    position: Position, cells: list[tuple[int, int]], max_layouts: int, budget: int,
+    *, perfect: bool,
+) -> tuple[float | None, list[float]]:
+    """Perfect play's chance (``perfect``; else ``None``) and each cell's, from one
+    search."""
     unknown, layouts = _all_layouts(position, max_layouts)
     at = {c: j for j, c in enumerate(unknown)}
     picked = []
@@ -364,9 +377,9 @@ def win_chances(
             raise ValueError(f"cell {(row, col)} is not a covered unknown cell")
         picked.append(j)
     if not layouts:
-        return 0.0, [0.0] * len(picked)
+        return (0.0 if perfect else None), [0.0] * len(picked)
     search = _Search(position, unknown, budget)
-    best = search.value(layouts)
+    best = search.value(layouts) if perfect else None
     out = []
     for j in picked:
         bit = 1 << j
