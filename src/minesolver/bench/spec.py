@@ -62,6 +62,11 @@ class RunSpec:
         """Games per strategy over the whole run."""
         return self.games * len(self.points)
 
+    @property
+    def all_games(self) -> int:
+        """Games over every strategy: what a finished run has stored."""
+        return self.total_games * len(self.strategies)
+
     def point_of(self, game_index: int) -> int:
         """Which point game ``game_index`` belongs to."""
         return game_index // self.games

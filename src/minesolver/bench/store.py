@@ -259,7 +259,7 @@ class Store:
             (stored,) = self.db.execute(
                 "SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)
             ).fetchone()
-            if stored < spec.total_games * len(spec.strategies):
+            if stored < spec.all_games:
                 return run_id, int(stored)
         return None
 

@@ -99,10 +99,9 @@ def start_run(store: Store, kind: str, spec: RunSpec) -> str:
     twin = store.unfinished_twin(kind, spec)
     if twin is not None:
         run_id, stored = twin
-        total = spec.total_games * len(spec.strategies)
         click.echo(
             f"minesolver: note: run {run_id} in {store.path} asked the same and has "
-            f"{stored} of {total} games; this starts a new run "
+            f"{stored} of {spec.all_games} games; this starts a new run "
             f"(--resume {run_id} continues that one)",
             err=True,
         )

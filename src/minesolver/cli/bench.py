@@ -76,9 +76,8 @@ def execute(
     """Play what is missing from a run (bench or sweep), with a live progress bar."""
     done_rows = list(store.games(run_id))
     jobs = pending_jobs(spec, {(r.strategy, r.game_index) for r in done_rows})
-    total = spec.total_games * len(spec.strategies)
     tally = LiveTally(spec.strategies, done_rows)
-    with progress_bar(run_id, total, len(done_rows), tally.text(), quiet=quiet) as advance:
+    with progress_bar(run_id, spec.all_games, len(done_rows), tally.text(), quiet=quiet) as advance:
 
         def on_game(row: GameRow) -> None:
             tally.add(row)

@@ -225,9 +225,11 @@ class Best(Strategy):
             if pair is not None:
                 cell = position.coords(pair)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
+        candidates = self._candidates(position, analysis)
         if (exact_clues and self.endgame and self.sample and self.density is None
                 and analysis.solutions_at_most(self.sample_layouts)):
-            widest = self._candidates(position, analysis, self.sample_cutoff)
+            widest = (candidates if self.sample_cutoff == self.cutoff
+                      else self._candidates(position, analysis, self.sample_cutoff))
             result = sampled_endgame_move(
                 position,
                 sample_layouts(position, self.sample, self.rng),
@@ -236,7 +238,6 @@ class Best(Strategy):
             ) if len(widest) > 1 else None
             if result is not None:
                 return [Move(result.cell, reason="guess", probability=1.0 - result.safety)]
-        candidates = self._candidates(position, analysis)
         if self.lookahead and len(candidates) > 1:
             chosen = self._lookahead(self.analysis_engine, candidates, self.depth, found)
             if self.rollouts and self.noise is None and self.density is None:
