@@ -163,12 +163,13 @@ def test_the_reference_agrees_with_hand_values():
     assert best_endgame_move(p).cell in ((0, 0), (0, 2))
 
 
+@pytest.mark.parametrize("kernel", ["python", "numba"])
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
-def test_endgame_equals_the_game_tree(index):
+def test_endgame_equals_the_game_tree(index, kernel):
     position = POSITIONS[index]
     layouts, tree, optimum = reference(position)
     assert win_probability(position) == pytest.approx(optimum, abs=TOL), str(position)
-    result = best_endgame_move(position)
+    result = best_endgame_move(position, kernel=kernel)
     assert result is not None, str(position)
     assert result.win_chance == pytest.approx(optimum, abs=TOL), str(position)
     assert result.layouts == len(layouts)
@@ -363,9 +364,11 @@ def test_too_many_layouts_gives_up():
         win_probability(position, max_layouts=400)
 
 
-def test_a_tiny_budget_gives_up_rather_than_guess():
+@pytest.mark.parametrize("kernel", ["python", "numba"])
+def test_a_tiny_budget_gives_up_rather_than_guess(kernel):
     position = Position.covered(4, 3, 3)  # 220 layouts, a deep tree
-    assert best_endgame_move(position, budget=1) is None
+    assert best_endgame_move(position, budget=1, kernel=kernel) is None
+    assert best_endgame_move(position, budget=100_000, kernel=kernel) is not None
 
 
 def test_endgames_met_in_play_equal_the_game_tree():
@@ -393,19 +396,20 @@ def test_neighbour_helper_matches_the_board():
     assert numbers_of(3, 1, {2}, 1) == 1 and numbers_of(3, 1, {2}, 0) == 0
 
 
-def test_a_later_endgame_position_is_answered_from_the_last_search():
+@pytest.mark.parametrize("kernel", ["python", "numba"])
+def test_a_later_endgame_position_is_answered_from_the_last_search(kernel):
     """``Endgame`` looks up the positions its last search already solved: the move and
     win chance it recalls are a fresh search's (up to ties between equal moves)."""
     recalled = 0
     for seed in range(40):
         rules = Rules(6, 6, 7)
         game = Game(rules, seed=seed)
-        endgame = Endgame(max_layouts=300)
+        endgame = Endgame(max_layouts=300, kernel=kernel)
         game.reveal(0, 0)
         while not game.is_over:
             position = game.position()
             result = endgame.move(position)
-            fresh = best_endgame_move(position, max_layouts=300)
+            fresh = best_endgame_move(position, max_layouts=300, kernel="python")
             if result is None:  # too many layouts yet: open the safest cell
                 assert fresh is None
                 prob = analyze(position).prob.ravel()

@@ -20,6 +20,12 @@ after a move it chose, and after the safe cells that move made certain, is a sta
 that search already solved, so the next call looks the move up instead of
 searching again.
 
+With numba installed, :class:`Endgame` searches on a compiled kernel
+(:mod:`._compiled_endgame`: the same tree, the same budget of states, 10-30 times
+faster), chosen as the engine's is (``MINESOLVER_KERNELS``; ``auto`` from
+:data:`COMPILED_FROM` layouts).  :class:`_Search` here is the reference it is
+tested equal to, and serves the exact measures (:func:`win_chances` etc.).
+
 Past the exact search's range, :func:`sampled_endgame_move` searches the same game
 tree over layouts drawn from the position (``best:sample``): an estimate, and an
 optimistic one.  The exact values (:func:`win_chances`, :func:`strategy_win_chance`)
@@ -34,14 +40,20 @@ are how such estimates and the heuristics are judged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..analysis.enumerate import enumerate_layouts
+from ..analysis.kernels import Kernel, kernel_in_use
 from ..codes import COVERED, is_marked, is_open
 from ..position import Position
 from ..rules import Rules
 from .base import Strategy
 
+if TYPE_CHECKING:
+    from ._compiled_endgame import CompiledSearch
+
 __all__ = [
+    "COMPILED_FROM",
     "BudgetExceeded",
     "Endgame",
     "EndgameResult",
@@ -62,6 +74,11 @@ class EndgameResult:
     win_chance: float
     safety: float
     layouts: int
+
+
+# ``auto`` searches this many layouts or more on the compiled kernel (when numba is
+# installed): below, building its arrays costs more than the plain search
+COMPILED_FROM = 100
 
 
 class BudgetExceeded(RuntimeError):
@@ -150,6 +167,21 @@ class _Search:
                 best_j, best_w, best_s = j, w, n_alive / n
         return best_j, best_w, best_s
 
+    def root(self, layouts: list[int]) -> tuple[int, float, float] | None:
+        """:meth:`best_move` with every layout possible and no cell opened yet,
+        remembered for :meth:`recall`; ``None`` past the budget."""
+        try:
+            move = self.best_move(layouts, 0)
+        except BudgetExceeded:
+            return None
+        if move[0] >= 0 and not self.free(layouts):  # a state value() meets: keep its move
+            self.chosen[frozenset(layouts)] = move
+        return move
+
+    def recall(self, layouts: list[int]) -> tuple[int, float, float] | None:
+        """The move this search chose for the state ``layouts``, if it reached it."""
+        return self.chosen.get(frozenset(layouts))
+
     def after(self, alive: list[int], j: int) -> float:
         """``len(alive)`` times the chance of winning after opening cell ``j`` in
         ``alive`` (the layouts where it is safe), split by the number it shows."""
@@ -170,10 +202,13 @@ class Endgame:
     0.5
     """
 
-    def __init__(self, *, max_layouts: int = 400, budget: int = 20_000) -> None:
+    def __init__(
+        self, *, max_layouts: int = 400, budget: int = 20_000, kernel: Kernel | None = None
+    ) -> None:
         self.max_layouts = max_layouts
         self.budget = budget
-        self._last: _Search | None = None  # the last finished search of this game
+        self.kernel = kernel
+        self._last: _Search | CompiledSearch | None = None  # this game's last search
         self.searched = 0  # positions searched, and positions answered from a search
         self.recalled = 0
 
@@ -192,17 +227,28 @@ class Endgame:
             self.recalled += 1
             return known
         self.searched += 1
-        search = _Search(position, cells, self.budget)
-        try:
-            j, win, safety = search.best_move(layouts, 0)
-        except BudgetExceeded:
+        search: _Search | CompiledSearch
+        if self._compiled(len(layouts)):
+            from ._compiled_endgame import CompiledSearch
+
+            index = {c: j for j, c in enumerate(cells)}
+            neighbours = [[index[n] for n in position.grid.neighbours(c) if n in index]
+                          for c in cells]
+            search = CompiledSearch(neighbours, cells, self.budget)
+        else:
+            search = _Search(position, cells, self.budget)
+        found_move = search.root(layouts)
+        if found_move is None or found_move[0] < 0:
             return None
-        if j < 0:
-            return None
-        if not search.free(layouts):  # no cell here is certainly safe: as value() saw it
-            search.chosen[frozenset(layouts)] = (j, win, safety)
+        j, win, safety = found_move
         self._last = search
         return EndgameResult(position.coords(cells[j]), win, safety, len(layouts))
+
+    def _compiled(self, layouts: int) -> bool:
+        """Whether this search runs on the compiled kernel (:data:`COMPILED_FROM`)."""
+        if kernel_in_use(self.kernel) != "numba":
+            return False
+        return self.kernel == "numba" or layouts >= COMPILED_FROM
 
     def _recall(
         self, position: Position, cells: list[int], layouts: list[int]
@@ -227,10 +273,9 @@ class Endgame:
             if not is_open(code):  # a flag or a known mine
                 fixed |= 1 << j
         moved = [1 << at[c] for c in cells]
-        key = frozenset(
+        chosen = last.recall([
             fixed | sum(bit for k, bit in enumerate(moved) if lay >> k & 1) for lay in layouts
-        )
-        chosen = last.chosen.get(key)
+        ])
         if chosen is None:
             return None
         j, win, safety = chosen
@@ -240,15 +285,21 @@ class Endgame:
 
 
 def best_endgame_move(
-    position: Position, *, max_layouts: int = 400, budget: int = 20_000
+    position: Position,
+    *,
+    max_layouts: int = 400,
+    budget: int = 20_000,
+    kernel: Kernel | None = None,
 ) -> EndgameResult | None:
     """The optimal cell to open, when the position has at most ``max_layouts``.
 
     Returns ``None`` when there are more layouts, or the search exceeds ``budget``
     states, or no cell is left to open.  (:class:`Endgame` does the same over a
-    game, reusing its searches.)
+    game, reusing its searches.)  ``kernel`` chooses the search's path as for the
+    engine (:func:`~minesolver.analysis.kernels.kernel_in_use`); both give the
+    same move.
     """
-    return Endgame(max_layouts=max_layouts, budget=budget).move(position)
+    return Endgame(max_layouts=max_layouts, budget=budget, kernel=kernel).move(position)
 
 
 def sampled_endgame_move(

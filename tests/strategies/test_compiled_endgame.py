@@ -1,0 +1,100 @@
+"""The compiled endgame search equals the plain-Python reference on positions of real
+games, far larger than the brute-force game tree of ``test_endgame`` can check.
+
+Both search the same tree in the same order, so on every position they must agree on
+the win chance, the number of states searched, whether the budget ran out, and the
+value of the move chosen (the move itself too, but for two moves of equal value).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from support import best_game_positions
+
+from minesolver.analysis import analyze
+from minesolver.analysis.enumerate import enumerate_layouts
+from minesolver.codes import COVERED
+from minesolver.position import Position
+from minesolver.strategies.endgame import _Search, move_win_chance
+
+pytest.importorskip("numba")
+
+from minesolver.strategies._compiled_endgame import CompiledSearch
+
+TOL = 1e-12
+
+
+@cache
+def game_positions() -> list[tuple[Position, list[int], list[int]]]:
+    """Positions of intermediate and expert games with 30 to 2,500 layouts, one per
+    game and layout count (the hard guesses where the endgame search starts)."""
+    out = []
+    seen = set()
+    for rules, seed, games in (("intermediate", 500, 12), ("expert", 900, 12)):
+        for position, _ in best_game_positions(rules, seed, games):
+            analysis = analyze(position)
+            if not analysis.solutions_at_most(2500) or analysis.solutions < 30:
+                continue
+            if analysis.solutions in seen:
+                continue
+            seen.add(analysis.solutions)
+            found = enumerate_layouts(position, 2500)
+            assert found is not None and len(found[1]) == analysis.solutions
+            out.append((position, *found))
+    return out
+
+
+def both(position: Position, cells: list[int], layouts: list[int], budget: int):
+    index = {c: j for j, c in enumerate(cells)}
+    neighbours = [[index[n] for n in position.grid.neighbours(c) if n in index] for c in cells]
+    compiled = CompiledSearch(neighbours, cells, budget)
+    plain = _Search(position, cells, budget)
+    return (compiled, compiled.root(layouts)), (plain, plain.root(layouts))
+
+
+def test_the_games_give_enough_positions():
+    sizes = sorted(len(layouts) for _, _, layouts in game_positions())
+    assert len(sizes) >= 10
+    assert sizes[-1] >= 500
+
+
+@pytest.mark.parametrize("budget", [3_000, 60_000])
+def test_compiled_search_equals_the_reference(budget):
+    finished = over = 0
+    for position, cells, layouts in game_positions():
+        (compiled, got), (plain, want) = both(position, cells, layouts, budget)
+        if want is None:
+            assert got is None, str(position)
+            over += 1
+            continue
+        finished += 1
+        assert got is not None, str(position)
+        assert compiled.states == plain.limit - plain.budget
+        assert got[1] == pytest.approx(want[1], abs=TOL)
+        assert got[2] == pytest.approx(want[2], abs=TOL)
+        if got[0] != want[0]:  # a tie: the compiled move is worth as much
+            cell = position.coords(cells[got[0]])
+            assert move_win_chance(position, [cell], max_layouts=2500, budget=10**7)[0] == (
+                pytest.approx(want[1], abs=1e-9)
+            )
+        assert position.cells[cells[got[0]]] == COVERED
+    assert finished >= 5
+    if budget == 3_000:
+        assert over >= 1  # the budget is met, and both give up alike
+
+
+def test_the_compiled_search_recalls_what_it_chose():
+    for position, cells, layouts in game_positions()[:6]:
+        (compiled, _), (plain, want) = both(position, cells, layouts, 60_000)
+        if want is None:
+            continue
+        assert compiled.recall(layouts) == plain.recall(layouts)
+        assert compiled.recall(layouts[:1]) is None  # one layout: nothing to choose
+        assert compiled.recall([max(layouts) + 1, *layouts]) is None  # not a layout here
+        chosen = [frozenset(s) for s in plain.chosen]
+        for state in chosen[:50]:
+            move = compiled.recall(sorted(state))
+            assert move is not None
+            assert move[1] == pytest.approx(plain.chosen[state][1], abs=TOL)
