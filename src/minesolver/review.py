@@ -44,11 +44,15 @@ from .game import Game
 from .metrics import BoardStats, bbbv_solved, board_stats
 from .position import Position
 from .replay import Click, Replay, ReplayError
-from .strategies.best import ENDGAME_LAYOUTS
 from .strategies.endgame import BudgetExceeded, win_chances
 from .survey import count_with, min_probability
 
-__all__ = ["ENDGAME_LAYOUTS", "ClickReview", "Review", "review_game"]
+__all__ = ["REVIEW_LAYOUTS", "ClickReview", "Review", "review_game"]
+
+# the exact win chances go up to this many layouts: they come from the plain-Python
+# search (every click's value, not only the best move's), which past it would take
+# seconds per click; ``best`` plays its own search further (ENDGAME_LAYOUTS)
+REVIEW_LAYOUTS = 1000
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,7 @@ class Review:
         return chance
 
 
-def review_game(replay: Replay, *, endgame_layouts: int = ENDGAME_LAYOUTS) -> Review:
+def review_game(replay: Replay, *, endgame_layouts: int = REVIEW_LAYOUTS) -> Review:
     """Review every ``open`` and ``chord`` of ``replay`` (see the module's docstring).
 
     Raises :class:`~minesolver.replay.ReplayError` when the clicks cannot be followed

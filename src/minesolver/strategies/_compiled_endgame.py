@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
 
-__all__ = ["OVER", "new_tables", "numbers_shown", "search", "state_key"]
+__all__ = ["OVER", "CompiledSearch", "search"]
 
 OVER = -1.0
 _SPLIT = 0
@@ -31,9 +31,12 @@ _KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
 _MOVE = types.UniTuple(types.float64, 3)  # type: ignore[no-untyped-call]
 
 
-def new_tables() -> tuple[Dict, Dict]:
+@njit(cache=True)
+def new_tables():  # type: ignore[no-untyped-def]
     """An empty memo (key: value) and an empty table of chosen moves
-    (key: (cell, win chance, safety))."""
+    (key: (cell, win chance, safety)).  (The tables are made and read only in
+    compiled code: used from the interpreter, a typed dict compiles its methods
+    afresh in every process.)"""
     memo = Dict.empty(key_type=_KEY, value_type=types.float64)
     chosen = Dict.empty(key_type=_KEY, value_type=_MOVE)
     return memo, chosen
@@ -63,6 +66,22 @@ def state_key(idx, z1, z2):  # type: ignore[no-untyped-def]
         h1 ^= z1[idx[i]]
         h2 ^= z2[idx[i]]
     return (h1, h2)
+
+
+@njit(cache=True)
+def remember(chosen, idx, z1, z2, j, win, safety):  # type: ignore[no-untyped-def]
+    """Keep ``(j, win, safety)`` as the move chosen for the state ``idx``."""
+    chosen[state_key(idx, z1, z2)] = (float(j), win, safety)
+
+
+@njit(cache=True)
+def recalled(chosen, idx, z1, z2):  # type: ignore[no-untyped-def]
+    """The move chosen for the state ``idx``: ``(cell, win, safety)``, cell -1 if none."""
+    key = state_key(idx, z1, z2)
+    if key in chosen:
+        j, win, safety = chosen[key]
+        return int(j), win, safety
+    return -1, 0.0, 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -301,6 +320,11 @@ class CompiledSearch:
         bits = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
         mine = np.unpackbits(bits, axis=1, bitorder="little")[:, : len(self.cells)].copy()
         shown = numbers_shown(mine, *self._around)
+        # a cell that is a mine in every layout is never tried and never free: the
+        # tree is the same without it (its mines are in the numbers already)
+        self.keep = np.flatnonzero(~mine.all(axis=0))
+        mine = np.ascontiguousarray(mine[:, self.keep])
+        shown = np.ascontiguousarray(shown[:, self.keep])
         rng = np.random.default_rng(n)  # any words do; seeded so runs repeat exactly
         low, high = np.iinfo(np.int64).min, np.iinfo(np.int64).max
         self.z1 = rng.integers(low, high, size=n, dtype=np.int64, endpoint=True)
@@ -309,10 +333,11 @@ class CompiledSearch:
         j, win, safety = search(mine, shown, self.z1, self.z2, self.memo, self.chosen, self.budget)
         if j == -2:
             return None
-        if j >= 0 and mine.any(axis=0).all():  # no free cell: a state the search meets
-            key = state_key(np.arange(n, dtype=np.int64), self.z1, self.z2)
-            self.chosen[key] = (float(j), win, safety)
-        return int(j), float(win), float(safety)
+        if j < 0:
+            return -1, float(win), float(safety)
+        if mine.any(axis=0).all():  # no free cell: a state the search meets
+            remember(self.chosen, np.arange(n, dtype=np.int64), self.z1, self.z2, j, win, safety)
+        return int(self.keep[j]), float(win), float(safety)
 
     def recall(self, layouts: list[int]) -> tuple[int, float, float] | None:
         """The move chosen for the state ``layouts`` (bit masks over ``cells``), if
@@ -323,8 +348,7 @@ class CompiledSearch:
             return None
         if len(idx) < 2:
             return None
-        got = self.chosen.get(state_key(idx, self.z1, self.z2))
-        if got is None:
+        j, win, safety = recalled(self.chosen, idx, self.z1, self.z2)
+        if j < 0:
             return None
-        j, win, safety = got
-        return int(j), float(win), float(safety)
+        return int(self.keep[j]), float(win), float(safety)

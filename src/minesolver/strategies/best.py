@@ -13,10 +13,13 @@ their measured effect is in ``docs/benchmarks.md``):
    remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
    the highest exact chance of winning, information included; past
    ``endgame_budget`` states it gives up and the rules below choose.  The
-   threshold is 1,000 layouts (JSMinesweeper's in play): from the first guess
-   the search takes over, it plays perfectly, so a higher threshold can only win
-   more; measured exactly (``benchmarks/endgame_worth.py``) 1,000 rather than 300
-   adds 0.06 points on expert for 1.6 times the mean time of a game.
+   threshold is 5,000 layouts (JSMinesweeper plays from 1,000), with a budget
+   of 3,000,000 states: from the first guess the search takes over, it plays
+   perfectly, so a higher threshold can only win more.  Measured exactly
+   (``benchmarks/endgame_worth.py``), 5,000 rather than 300 adds 0.115 points
+   on expert and 1,000 rather than 300 0.058; the compiled search
+   (:mod:`._compiled_endgame`) makes it cost 2.4 times the mean time of a game,
+   the same median (the plain-Python search, without numba, 20 times the mean).
 3. **Forced 50/50s first** (``forced``).  Two cells holding exactly one mine,
    with no other unknown cell around them or their clues, can never be told
    apart: the guess is unavoidable, so it is taken at once (it then costs no
@@ -100,15 +103,17 @@ from .endgame import Endgame, sampled_endgame_move
 from .longterm import fifty_influence
 from .rollouts import rollout_values
 
-__all__ = ["ENDGAME_LAYOUTS", "FLOAT_PLY_CELLS", "Best", "forced_guess"]
+__all__ = ["ENDGAME_BUDGET", "ENDGAME_LAYOUTS", "FLOAT_PLY_CELLS", "Best", "forced_guess"]
 
 # the float ply reads the whole board per number, the engine's only what a number
 # changes: floats pay up to about this many cells (benchmarks/float_ply.py)
 FLOAT_PLY_CELLS = 2500
 
-# the endgame search's range by default: JSMinesweeper's threshold in play, worth
-# +0.058 points per expert game over 300 (benchmarks/endgame_worth.py)
-ENDGAME_LAYOUTS = 1000
+# the endgame search's range and budget by default: worth +0.115 points per expert
+# game over 300 layouts, +0.058 at 1,000 (benchmarks/endgame_worth.py, where no
+# search passed this budget)
+ENDGAME_LAYOUTS = 5000
+ENDGAME_BUDGET = 3_000_000
 
 
 @dataclass
@@ -132,7 +137,7 @@ class Best(Strategy):
         *,
         endgame: bool = True,
         endgame_layouts: Annotated[int, Range(0, 100_000)] = ENDGAME_LAYOUTS,
-        endgame_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
+        endgame_budget: Annotated[int, Range(1, 100_000_000)] = ENDGAME_BUDGET,
         forced: bool = True,
         lookahead: bool = True,
         dead: bool = True,

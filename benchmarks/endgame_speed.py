@@ -1,0 +1,122 @@
+"""The compiled endgame search against the plain-Python reference, side by side on
+the same positions: the first guess of each seeded game that has between
+``--min`` and ``--max`` layouts (where a bigger search would act).
+
+Each position is searched by both paths with the same budget of states, one right
+after the other (the order alternating), and the two must agree: the same win
+chance, the same number of states, the same give-up.  Prints per position and a
+summary: ms per search of each path (median, mean), the ratio of the totals, and
+states per second.
+
+    python benchmarks/endgame_speed.py --rules expert --games 300 --seed 20261201 \\
+        --min 300 --max 5000 --budget 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+from minesolver.analysis.enumerate import enumerate_layouts
+from minesolver.analysis.kernels import compiled_available
+from minesolver.game import Game
+from minesolver.position import Position
+from minesolver.rules import Rules
+from minesolver.strategies.best import Best
+from minesolver.strategies.endgame import _Search
+
+
+def positions(rules: Rules, games: int, seed: int, low: int, high: int) -> list[Position]:
+    """The first guess of each game with ``low`` to ``high`` layouts."""
+    out = []
+    for g in range(games):
+        game = Game(rules, seed=seed + g)
+        strategy = Best()
+        strategy.new_game(rules, seed + g)
+        while not game.is_over:
+            position = game.position()
+            move = strategy.moves(position)[0]
+            if move.reason in ("guess", "forced", "endgame") and strategy.last_analysis is not None:
+                analysis = strategy.last_analysis
+                if analysis.solutions_at_most(high) and analysis.solutions >= low:
+                    out.append(position)
+                    break
+            game.reveal(*move.cell)
+        print(f"\rcollecting: game {g + 1}/{games}, {len(out)} positions", end="",
+              file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="expert")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
+    parser.add_argument("--min", type=int, default=300, help="fewest layouts of a position")
+    parser.add_argument("--max", type=int, default=5000, help="most layouts of a position")
+    parser.add_argument("--budget", type=int, default=100_000, help="states per search")
+    args = parser.parse_args(argv)
+    if not compiled_available():
+        parser.error("numba is not installed: pip install minesolver[fast]")
+    from minesolver.strategies._compiled_endgame import CompiledSearch
+
+    found = positions(Rules.from_string(args.rules), args.games, args.seed, args.min, args.max)
+    print("layouts  cells  states  python_ms  compiled_ms  ratio  win")
+    ms: dict[str, list[float]] = {"python": [], "compiled": []}
+    states = 0
+    over = 0
+    for k, position in enumerate(found):
+        enumerated = enumerate_layouts(position, args.max)
+        assert enumerated is not None
+        cells, layouts = enumerated
+        index = {c: j for j, c in enumerate(cells)}
+        around = [[index[n] for n in position.grid.neighbours(c) if n in index] for c in cells]
+        took: dict[str, float] = {}
+        got: dict[str, tuple[int, float, float] | None] = {}
+        used: dict[str, int] = {}
+        for path in (("python", "compiled") if k % 2 == 0 else ("compiled", "python")):
+            started = time.perf_counter()
+            if path == "python":
+                plain = _Search(position, cells, args.budget)
+                got[path] = plain.root(layouts)
+                used[path] = plain.limit - plain.budget
+            else:
+                compiled = CompiledSearch(around, cells, args.budget)
+                got[path] = compiled.root(layouts)
+                used[path] = compiled.states
+            took[path] = 1000 * (time.perf_counter() - started)
+        a, b = got["python"], got["compiled"]
+        if (a is None) != (b is None) or (a and b and abs(a[1] - b[1]) > 1e-12):
+            sys.exit(f"the paths disagree ({a} against {b}) on:\n{position}")
+        if a is None:
+            over += 1
+        elif used["python"] != used["compiled"]:
+            sys.exit(f"the paths searched {used} states on:\n{position}")
+        for path in ms:
+            ms[path].append(took[path])
+        states += used["python"] if a is not None else args.budget
+        win = f"{a[1]:.4f}" if a else "over"
+        print(f"{len(layouts):7d}  {len(cells):5d}  {used['python']:6d}  {took['python']:9.1f}  "
+              f"{took['compiled']:11.1f}  {took['python'] / took['compiled']:5.1f}  {win}",
+              flush=True)
+    if not found:
+        print("no position in range")
+        return 0
+    total = {path: sum(v) for path, v in ms.items()}
+    print(f"\n{len(found)} positions ({over} over the budget of {args.budget:,} states), "
+          f"{states:,} states each path")
+    for path, values in ms.items():
+        print(f"{path:9s} ms per search: median {statistics.median(values):.1f}, "
+              f"mean {statistics.fmean(values):.1f}, max {max(values):.1f}; "
+              f"{states / total[path] * 1000:,.0f} states/s")
+    ratios = [p / c for p, c in zip(ms["python"], ms["compiled"], strict=True)]
+    print(f"compiled faster: {total['python'] / total['compiled']:.1f}x in total, "
+          f"median {statistics.median(ratios):.1f}x per position")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
