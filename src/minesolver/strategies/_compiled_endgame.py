@@ -136,6 +136,12 @@ def _free_split(idx, mines, shown):  # type: ignore[no-untyped-def]
     for j in range(mines.shape[0]):
         if mines[j]:
             continue
+        first = shown[idx[0], j]
+        i = 1
+        while i < n and shown[idx[i], j] == first:
+            i += 1
+        if i == n:
+            continue  # the same number everywhere (as for every cell opened on the way)
         seen = np.full(count * 9, -1, dtype=np.int64)
         fresh = 0
         for i in range(n):
