@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     from minesolver.strategies._compiled_endgame import CompiledSearch
 
     found = positions(Rules.from_string(args.rules), args.games, args.seed, args.min, args.max)
+    CompiledSearch([[1], [0]], [0, 1], 10).root([1, 2])  # load the kernel before timing it
     print("layouts  cells  states  python_ms  compiled_ms  ratio  win")
     ms: dict[str, list[float]] = {"python": [], "compiled": []}
     states = 0

@@ -8,7 +8,10 @@ value of the move chosen (the move itself too, but for two moves of equal value)
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 from support import best_game_positions
@@ -98,3 +101,15 @@ def test_the_compiled_search_recalls_what_it_chose():
             move = compiled.recall(sorted(state))
             assert move is not None
             assert move[1] == pytest.approx(plain.chosen[state][1], abs=TOL)
+
+
+def test_the_speed_benchmark_runs_both_paths_and_checks_them_equal():
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "endgame_speed.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--rules", "expert", "--games", "15", "--seed", "900",
+         "--min", "30", "--max", "2500", "--budget", "5000"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "compiled faster:" in done.stdout
+    assert "python    ms per search" in done.stdout
