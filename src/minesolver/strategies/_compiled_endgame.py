@@ -107,23 +107,29 @@ def _open_split(idx, j, mine, shown):  # type: ignore[no-untyped-def]
     """The layouts of ``idx`` where cell ``j`` is safe, grouped by the number it
     shows (groups in order of first appearance): members, and where each starts."""
     n = idx.shape[0]
-    seen = np.full(9, -1, dtype=np.int64)
-    labels = np.empty(n, dtype=np.int64)
-    alive = np.empty(n, dtype=np.int64)
+    group = np.full(9, -1, dtype=np.int64)  # the group of each number
+    sizes = np.zeros(10, dtype=np.int64)
     count = 0
-    k = 0
     for i in range(n):
         row = idx[i]
         if mine[row, j]:
             continue
         v = shown[row, j]
-        if seen[v] < 0:
-            seen[v] = count
+        if group[v] < 0:
+            group[v] = count
             count += 1
-        alive[k] = row
-        labels[k] = seen[v]
-        k += 1
-    return _groups(alive[:k], labels[:k], count)
+        sizes[group[v] + 1] += 1
+    starts = np.cumsum(sizes[: count + 1])
+    fill = starts[:count].copy()
+    out = np.empty(starts[count], dtype=np.int64)
+    for i in range(n):
+        row = idx[i]
+        if mine[row, j]:
+            continue
+        g = group[shown[row, j]]
+        out[fill[g]] = row
+        fill[g] += 1
+    return out, starts
 
 
 @njit(cache=True, nogil=True)
@@ -238,8 +244,9 @@ def search(mine, shown, z1, z2, memo, chosen, budget):  # type: ignore[no-untype
                 total[d] += 1.0
                 continue
             key = state_key(part, z1, z2)
-            if key in memo:
-                total[d] += m * memo[key]
+            known = memo.get(key, -1.0)
+            if known >= 0.0:
+                total[d] += m * known
                 continue
             budget[0] -= 1
             if budget[0] < 0 or d + 1 >= cap:
