@@ -53,6 +53,7 @@ __all__ = [
     "compiled_available",
     "count_fronts",
     "engine_workers",
+    "kernel_choice",
     "kernel_in_use",
 ]
 
@@ -109,6 +110,16 @@ def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
     if choice == "numba":
         raise OptionError("MINESOLVER_KERNELS=numba needs numba: pip install minesolver[fast]")
     return "python"
+
+
+def kernel_choice(kernel: Kernel | None = None) -> Kernel:
+    """What was asked for: ``kernel``, else ``MINESOLVER_KERNELS``, else ``auto``
+    (:func:`kernel_in_use` says what runs).
+
+    >>> kernel_choice("numba")
+    'numba'
+    """
+    return _choice(kernel)
 
 
 def _choice(kernel: Kernel | None) -> Kernel:

@@ -21,8 +21,9 @@ that search already solved, so the next call looks the move up instead of
 searching again.
 
 With numba installed, :class:`Endgame` searches on a compiled kernel
-(:mod:`._compiled_endgame`: the same tree, the same budget of states, 10-30 times
-faster), chosen as the engine's is (``MINESOLVER_KERNELS``; ``auto`` from
+(:mod:`._compiled_endgame`: the same tree, the same budget of states, about ten
+times faster; ``benchmarks/endgame_speed.py``), chosen as the engine's is
+(``MINESOLVER_KERNELS`` or ``kernel``: ``numba`` always, ``auto`` from
 :data:`COMPILED_FROM` layouts).  :class:`_Search` here is the reference it is
 tested equal to, and serves the exact measures (:func:`win_chances` etc.).
 
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis.enumerate import enumerate_layouts
-from ..analysis.kernels import Kernel, kernel_in_use
+from ..analysis.kernels import Kernel, kernel_choice, kernel_in_use
 from ..codes import COVERED, is_marked, is_open
 from ..position import Position
 from ..rules import Rules
@@ -248,7 +249,7 @@ class Endgame:
         """Whether this search runs on the compiled kernel (:data:`COMPILED_FROM`)."""
         if kernel_in_use(self.kernel) != "numba":
             return False
-        return self.kernel == "numba" or layouts >= COMPILED_FROM
+        return kernel_choice(self.kernel) == "numba" or layouts >= COMPILED_FROM
 
     def _recall(
         self, position: Position, cells: list[int], layouts: list[int]
