@@ -2,7 +2,7 @@
 exactly on the positions where it would act, instead of by paired games.
 
 ``best`` searches the game tree exactly once at most ``endgame_layouts`` layouts
-remain (``--floor``; by default its default, 1,000).  A search up to ``--layouts N``
+remain (``--floor``; by default its default, now 5,000).  A search up to ``--layouts N``
 would act earlier: at the first position of a game where ``best`` has to guess
 with between the floor and N layouts.  The
 two players agree up to that position, and from it on the bigger search plays
@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if bool(args.harness) != bool(args.jsms):
         parser.error("--harness and --jsms go together")
+    if args.layouts <= args.floor:
+        parser.error(f"--layouts {args.layouts} must be above --floor {args.floor}")
     if args.harness and not (Path(args.harness).is_file() and Path(args.jsms).is_dir()):
         parser.error("no harness or checkout there (see ../shared/peers/README.md)")
     rules = Rules.from_string(args.rules)

@@ -64,7 +64,7 @@ their measured effect is in ``docs/benchmarks.md``):
    them as if they were all there were
    (:func:`~minesolver.strategies.endgame.sampled_endgame_move`), among the cells
    within ``sample_cutoff`` (0.9) of the safest; the lookahead chooses when the
-   search passes ``endgame_budget``.  Its values are optimistic (a layout alone in
+   search (the plain-Python one) passes ``sample_budget`` (20,000) states.  Its values are optimistic (a layout alone in
    the sample is as good as won), so it is judged by the exact worth of its moves:
    an option for studies, not the default.
 
@@ -156,6 +156,7 @@ class Best(Strategy):
         sample: Annotated[int, Range(0, 100_000)] = 0,
         sample_layouts: Annotated[int, Range(1, 10**12)] = 100_000,
         sample_cutoff: Annotated[float, Range(0.0, 1.0)] = 0.9,
+        sample_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
     ) -> None:
         super().__init__()
         if rollout_policy not in ("safest", "best"):
@@ -183,6 +184,7 @@ class Best(Strategy):
         self.sample = sample
         self.sample_layouts = sample_layouts
         self.sample_cutoff = sample_cutoff
+        self.sample_budget = sample_budget
         self._player: Best | None = None  # plays the rollouts (rollout_policy=best)
         self._endgame: Endgame | None = None  # this game's endgame searches
 
@@ -239,7 +241,7 @@ class Best(Strategy):
                 position,
                 sample_layouts(position, self.sample, self.rng),
                 {c.cell: c.safety for c in widest},
-                budget=self.endgame_budget,
+                budget=self.sample_budget,
             ) if len(widest) > 1 else None
             if result is not None:
                 return [Move(result.cell, reason="guess", probability=1.0 - result.safety)]
