@@ -64,9 +64,9 @@ their measured effect is in ``docs/benchmarks.md``):
    them as if they were all there were
    (:func:`~minesolver.strategies.endgame.sampled_endgame_move`), among the cells
    within ``sample_cutoff`` (0.9) of the safest; the lookahead chooses when the
-   search (the plain-Python one) passes ``sample_budget`` (20,000) states.  Its values are optimistic (a layout alone in
-   the sample is as good as won), so it is judged by the exact worth of its moves:
-   an option for studies, not the default.
+   search (the plain-Python one) passes ``sample_budget`` (20,000) states.  Its
+   values are optimistic (a layout alone in the sample is as good as won), so it is
+   judged by the exact worth of its moves: an option for studies, not the default.
 
 In noisy games (``rules.noise``) every probability is the exact posterior of
 the noise model; the endgame search and the 50/50 rule, which assume exact
