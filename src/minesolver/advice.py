@@ -6,7 +6,11 @@ only when printed.
 
 * :func:`advise`: ``best``'s move (:mod:`minesolver.strategies.best`) with its reason
   (``deduction``, ``endgame`` with the exact win chance, ``forced`` 50/50, ``guess``)
-  and the :class:`Outlook` of its cell.
+  and the :class:`Outlook` of its cell.  Where the endgame search cannot run compiled
+  (numba missing, or a memory-capped process such as the web app's sandbox, which
+  counts in Python), ``best`` searches only up to its Python range
+  (:data:`~minesolver.strategies.best.PYTHON_ENDGAME`), so that one hint stays
+  within a second or so rather than up to a minute.
 * :func:`outlook`: what opening one cell may bring: the chance of each number it may
   show, of a zero, of new certainly-safe cells, and of surviving it *and* the next
   move (the safest cell of the position it leads to; certain when that has a safe cell).
@@ -28,10 +32,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .analysis import Analysis, analyze
+from .analysis.kernels import kernel_in_use
 from .codes import COVERED
 from .errors import InconsistentPositionError
 from .position import Position
 from .strategies import Reason, find_strategy
+from .strategies.best import PYTHON_ENDGAME
 from .survey import count_with, fifty_fifty_pairs, min_probability, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook"]
@@ -149,7 +155,11 @@ def advise(position: Position) -> Advice | None:
     analysis = analyze(position)
     if min_probability(analysis) is None:
         return None
-    best = find_strategy("best")
+    if kernel_in_use() == "numba":
+        best = find_strategy("best")
+    else:
+        layouts, budget = PYTHON_ENDGAME
+        best = find_strategy(f"best:endgame_layouts={layouts},endgame_budget={budget}")
     move = best.moves(position)[0]
     pair = None
     if move.reason == "forced":

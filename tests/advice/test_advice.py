@@ -20,6 +20,7 @@ from minesolver.analysis import analyze
 from minesolver.codes import COVERED, FLAG, MINE
 from minesolver.position import Position
 from minesolver.strategies import find_strategy
+from minesolver.strategies.best import PYTHON_ENDGAME
 from minesolver.survey import dead_cells, fifty_fifty_pairs, survey, zero_chances
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
@@ -209,3 +210,19 @@ def test_advice_figures_on_a_known_position():
 @pytest.mark.parametrize("text", ["2x1x2\nFF\n", "2x1x1\n1M\n"])
 def test_no_advice_when_nothing_is_left_to_open(text):
     assert advise(Position.from_text(text)) is None
+
+
+def test_without_the_compiled_search_advice_searches_only_the_python_range(monkeypatch):
+    """1,001 layouts: inside best's range (5,000), past its Python range (1,000).  A
+    process that cannot search compiled (the web app's capped sandbox) gets best's move
+    with the Python range, at once, instead of a search that could take a minute."""
+    pytest.importorskip("numba")
+    position = Position.covered(7, 2, 4)  # C(14, 4) = 1,001 layouts
+    compiled = advise(position)
+    assert compiled is not None and compiled.reason == "endgame"
+    monkeypatch.setenv("MINESOLVER_KERNELS", "python")
+    plain = advise(position)
+    assert plain is not None and plain.reason == "guess" and plain.win_chance is None
+    layouts, budget = PYTHON_ENDGAME
+    strategy = find_strategy(f"best:endgame_layouts={layouts},endgame_budget={budget}")
+    assert plain.cell == strategy.moves(position)[0].cell

@@ -104,7 +104,14 @@ from .endgame import Endgame, sampled_endgame_move
 from .longterm import fifty_influence
 from .rollouts import rollout_values
 
-__all__ = ["ENDGAME_BUDGET", "ENDGAME_LAYOUTS", "FLOAT_PLY_CELLS", "Best", "forced_guess"]
+__all__ = [
+    "ENDGAME_BUDGET",
+    "ENDGAME_LAYOUTS",
+    "FLOAT_PLY_CELLS",
+    "PYTHON_ENDGAME",
+    "Best",
+    "forced_guess",
+]
 
 # the float ply reads the whole board per number, the engine's only what a number
 # changes: floats pay up to about this many cells (benchmarks/float_ply.py)
@@ -115,6 +122,10 @@ FLOAT_PLY_CELLS = 2500
 # search passed this budget)
 ENDGAME_LAYOUTS = 5000
 ENDGAME_BUDGET = 3_000_000
+# (layouts, budget) of the search where it cannot run compiled and must answer at
+# once (advice in the web app's memory-capped sandbox): the range best had before
+# the compiled search, about 20 times cheaper on average in Python
+PYTHON_ENDGAME = (1000, 20_000)
 
 
 @dataclass
