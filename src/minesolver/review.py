@@ -50,8 +50,9 @@ from .survey import count_with, min_probability
 __all__ = ["REVIEW_LAYOUTS", "ClickReview", "Review", "review_game"]
 
 # the exact win chances go up to this many layouts: they come from the plain-Python
-# search (every click's value, not only the best move's), which past it would take
-# seconds per click; ``best`` plays its own search further (ENDGAME_LAYOUTS)
+# search (every click's value, not only the best move's, which the compiled search
+# does not give), whose cost past it grows fast; ``best`` plays its own search
+# further (ENDGAME_LAYOUTS)
 REVIEW_LAYOUTS = 1000
 
 
