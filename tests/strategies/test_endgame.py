@@ -381,9 +381,9 @@ def test_endgames_met_in_play_equal_the_game_tree():
             for move in step.moves:
                 if move.reason != "endgame":
                     continue
+                if not analyze(step.position).solutions_at_most(150):
+                    continue  # too big for the reference tree (and to list its layouts)
                 layouts = frozenset(reference_layouts(step.position))
-                if len(layouts) > 150:
-                    continue
                 optimum = GameTree(step.position).value(layouts)
                 assert move.win_chance == pytest.approx(optimum, abs=TOL)
                 checked += 1

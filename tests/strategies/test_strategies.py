@@ -228,11 +228,12 @@ def test_best_takes_the_endgame_move_with_its_exact_win_chance():
         play_game(Rules(6, 6, 7), strategy, seed=seed, observer=steps.append)
         for step in steps[1:]:
             for move in step.moves:
-                if move.reason == "endgame":
+                # the Python reference, where it is quick (the compiled search is
+                # tested equal to it on larger ones: test_compiled_endgame.py)
+                if move.reason == "endgame" and analyze(step.position).solutions_at_most(1000):
                     seen += 1
                     assert move.win_chance == pytest.approx(
-                        win_probability(step.position, max_layouts=strategy.endgame_layouts),
-                        abs=1e-9,
+                        win_probability(step.position, max_layouts=1000), abs=1e-9
                     )
     assert seen > 5
 
