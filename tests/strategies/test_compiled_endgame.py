@@ -31,8 +31,8 @@ TOL = 1e-12
 
 @cache
 def game_positions() -> list[tuple[Position, list[int], list[int]]]:
-    """Positions of intermediate and expert games with 30 to 2,500 layouts, one per
-    game and layout count (the hard guesses where the endgame search starts)."""
+    """Positions of intermediate and expert games with 30 to 2,500 layouts, the first
+    met of each layout count (where the endgame search acts, and the moves before)."""
     out = []
     seen = set()
     for rules, seed, games in (("intermediate", 500, 12), ("expert", 900, 12)):
