@@ -50,9 +50,7 @@ def game_positions() -> list[tuple[Position, list[int], list[int]]]:
 
 
 def both(position: Position, cells: list[int], layouts: list[int], budget: int):
-    index = {c: j for j, c in enumerate(cells)}
-    neighbours = [[index[n] for n in position.grid.neighbours(c) if n in index] for c in cells]
-    compiled = CompiledSearch(neighbours, cells, budget)
+    compiled = CompiledSearch(position, cells, budget)
     plain = _Search(position, cells, budget)
     return (compiled, compiled.root(layouts)), (plain, plain.root(layouts))
 

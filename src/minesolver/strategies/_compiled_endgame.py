@@ -22,6 +22,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict, List
 
+from ..position import Position
+
 __all__ = ["OVER", "CompiledSearch", "search"]
 
 OVER = -1.0
@@ -161,17 +163,22 @@ def _free_split(idx, mines, shown):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _candidates(idx, mine, skip_free):  # type: ignore[no-untyped-def]
-    """The mines of ``idx`` per cell, and the cells to try (not a mine in every
-    layout; not free when ``skip_free``), most often safe first (ties: lower cell
-    first), with how many layouts each is safe in."""
-    n = idx.shape[0]
-    cells = mine.shape[1]
-    mines = np.zeros(cells, dtype=np.int64)
-    for i in range(n):
+def _mines(idx, mine):  # type: ignore[no-untyped-def]
+    """How many layouts of ``idx`` hold a mine in each cell."""
+    mines = np.zeros(mine.shape[1], dtype=np.int64)
+    for i in range(idx.shape[0]):
         row = idx[i]
-        for j in range(cells):
+        for j in range(mine.shape[1]):
             mines[j] += mine[row, j]
+    return mines
+
+
+@njit(cache=True, nogil=True)
+def _candidates(mines, n, skip_free):  # type: ignore[no-untyped-def]
+    """The cells to try in a state of ``n`` layouts with ``mines`` per cell (not a
+    mine in every layout; not free when ``skip_free``), most often safe first (ties:
+    lower cell first), with how many layouts each is safe in."""
+    cells = mines.shape[0]
     cand = np.empty(cells, dtype=np.int64)
     alive = np.empty(cells, dtype=np.int64)
     m = 0
@@ -181,7 +188,7 @@ def _candidates(idx, mine, skip_free):  # type: ignore[no-untyped-def]
             alive[m] = n - mines[j]
             m += 1
     order = np.argsort(-alive[:m], kind="mergesort")
-    return mines, cand[order], alive[order]
+    return cand[order], alive[order]
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +227,7 @@ def search(mine, shown, z1, z2, memo, chosen, budget):  # type: ignore[no-untype
         alives.append(empty)
 
     root = np.arange(n, dtype=np.int64)
-    _, cand, alive = _candidates(root, mine, False)
+    cand, alive = _candidates(_mines(root, mine), n, False)
     if cand.shape[0] == 0:
         return -1, 0.0, 0.0
     d = 0
@@ -258,12 +265,13 @@ def search(mine, shown, z1, z2, memo, chosen, budget):  # type: ignore[no-untype
             k1[d], k2[d] = key
             g_at[d] = 0
             total[d] = 0.0
-            mines, cand, alive = _candidates(part, mine, True)
+            mines = _mines(part, mine)
             labels, count = _free_split(part, mines, shown)
             if count > 1:
                 mode[d] = _SPLIT
                 mem, st = _groups(part, labels, count)
             else:
+                cand, alive = _candidates(mines, m, True)
                 if cand.shape[0] == 0:
                     return -2, OVER, 0.0  # two layouts no cell tells apart: never
                 mode[d] = _CHOOSE
@@ -303,16 +311,16 @@ def search(mine, shown, z1, z2, memo, chosen, budget):  # type: ignore[no-untype
 
 class CompiledSearch:
     """One position's search on the kernel: what :class:`.endgame.Endgame` asks of
-    the plain :class:`.endgame._Search` (its root move, then recalling the moves it
-    chose), on layouts given as bit masks over ``cells`` (``neighbours[j]``: the
-    positions in ``cells`` of cell ``j``'s unknown neighbours)."""
+    the plain :class:`.endgame._Search`, built the same way (its root move, then
+    recalling the moves it chose), on layouts given as bit masks over ``cells``."""
 
-    def __init__(self, neighbours: list[list[int]], cells: list[int], budget: int) -> None:
+    def __init__(self, position: Position, cells: list[int], budget: int) -> None:
         self.cells = cells
+        index = {c: j for j, c in enumerate(cells)}
         at = [0]
         flat: list[int] = []
-        for around in neighbours:
-            flat += around
+        for c in cells:
+            flat += [index[n] for n in position.grid.neighbours(c) if n in index]
             at.append(len(flat))
         self._around = np.array(at, dtype=np.int64), np.array(flat, dtype=np.int64)
         self.memo, self.chosen = new_tables()

@@ -232,10 +232,7 @@ class Endgame:
         if self._compiled(len(layouts)):
             from ._compiled_endgame import CompiledSearch
 
-            index = {c: j for j, c in enumerate(cells)}
-            neighbours = [[index[n] for n in position.grid.neighbours(c) if n in index]
-                          for c in cells]
-            search = CompiledSearch(neighbours, cells, self.budget)
+            search = CompiledSearch(position, cells, self.budget)
         else:
             search = _Search(position, cells, self.budget)
         found_move = search.root(layouts)
