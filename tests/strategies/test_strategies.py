@@ -39,8 +39,10 @@ STRATEGY_NAMES = [
     "sampling:method=reject,samples=50",
     "best",
     "best:endgame=off",
-    "best:lookahead=off,forced=off",
-    "best:dead=off,off_edge=off,cutoff=0.5",
+    # the switches of the heuristics, with the endgame search's old budget: they act
+    # more where it gives up, and the suite stays inside CI's time
+    "best:lookahead=off,forced=off,endgame_budget=20000",
+    "best:dead=off,off_edge=off,cutoff=0.5,endgame_budget=20000",
     "best:endgame_layouts=20",
     "best:fifty=0.9,endgame_budget=1",
     "best:endgame_layouts=5,sample=40",
