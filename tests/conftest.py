@@ -15,6 +15,20 @@ def entry(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(autouse=True)
+def _kernels_restored() -> Iterator[None]:
+    """Give the next test the kernel choice this one started with: a CLI command run in
+    this process with a memory cap (``limits.cap``) switches it to the Python kernels
+    for good, and every later test here (and every subprocess it starts) would then play
+    ``best``'s endgame search in Python, tens of times slower, by the luck of the order."""
+    saved = os.environ.get("MINESOLVER_KERNELS")
+    yield
+    if saved is None:
+        os.environ.pop("MINESOLVER_KERNELS", None)
+    else:
+        os.environ["MINESOLVER_KERNELS"] = saved
+
+
 @pytest.fixture(scope="module")
 def compiled_kernels() -> Iterator[None]:
     """Choose the compiled kernels for a module's tests (``pytestmark =
