@@ -32,12 +32,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .analysis import Analysis, analyze
-from .analysis.kernels import kernel_in_use
 from .codes import COVERED
 from .errors import InconsistentPositionError
 from .position import Position
-from .strategies import Reason, find_strategy
-from .strategies.best import PYTHON_ENDGAME
+from .strategies import Reason
+from .strategies.best import Best
 from .survey import count_with, fifty_fifty_pairs, min_probability, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook"]
@@ -155,11 +154,7 @@ def advise(position: Position) -> Advice | None:
     analysis = analyze(position)
     if min_probability(analysis) is None:
         return None
-    if kernel_in_use() == "numba":
-        best = find_strategy("best")
-    else:
-        layouts, budget = PYTHON_ENDGAME
-        best = find_strategy(f"best:endgame_layouts={layouts},endgame_budget={budget}")
+    best = Best().within_python_range()
     move = best.moves(position)[0]
     pair = None
     if move.reason == "forced":

@@ -220,6 +220,24 @@ def test_moves_keep_the_invariants(name, first_click):
         assert won > 0  # a sanity check that games are really being played
 
 
+@pytest.mark.parametrize("kernel", ["python", "numba"])
+def test_best_keeps_to_its_python_range_only_where_the_search_runs_in_python(
+    kernel, monkeypatch
+):
+    from minesolver.strategies.best import ENDGAME_BUDGET, ENDGAME_LAYOUTS, PYTHON_ENDGAME
+
+    if kernel == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv("MINESOLVER_KERNELS", kernel)
+    wide = find_strategy("best").within_python_range()
+    narrow = find_strategy("best:endgame_layouts=300,endgame_budget=500").within_python_range()
+    if kernel == "python":
+        assert (wide.endgame_layouts, wide.endgame_budget) == PYTHON_ENDGAME
+    else:
+        assert (wide.endgame_layouts, wide.endgame_budget) == (ENDGAME_LAYOUTS, ENDGAME_BUDGET)
+    assert (narrow.endgame_layouts, narrow.endgame_budget) == (300, 500)  # never widened
+
+
 def test_best_takes_the_endgame_move_with_its_exact_win_chance():
     from minesolver.strategies.endgame import win_probability
 

@@ -93,6 +93,7 @@ from ..analysis import Analysis, Engine
 from ..analysis.floats import FloatBoard, certain_safe
 from ..analysis.floats import board as float_board
 from ..analysis.floats import outcomes as float_outcomes
+from ..analysis.kernels import kernel_in_use
 from ..analysis.sampling import sample_layouts
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
@@ -203,6 +204,24 @@ class Best(Strategy):
     def new_game(self, rules: Rules, seed: int) -> None:
         super().new_game(rules, seed)
         self._endgame = None
+
+    def within_python_range(self) -> Best:
+        """Keep the endgame search to :data:`PYTHON_ENDGAME` (never widen it) where it
+        cannot run compiled in this process (numba missing, or a memory cap: the web
+        app's sandbox), for play that must answer at once: a hint, a watched game.
+        Elsewhere, and for the results of a study, ``best`` stays itself.  Returns
+        ``self``.
+
+        >>> best = Best().within_python_range()
+        >>> best.endgame_layouts in (ENDGAME_LAYOUTS, PYTHON_ENDGAME[0])
+        True
+        """
+        if kernel_in_use() != "numba":
+            layouts, budget = PYTHON_ENDGAME
+            self.endgame_layouts = min(self.endgame_layouts, layouts)
+            self.endgame_budget = min(self.endgame_budget, budget)
+            self._endgame = None
+        return self
 
     def moves(self, position: Position) -> list[Move]:
         found = None  # the compiled answer for the position, when floats are used

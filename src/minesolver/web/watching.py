@@ -25,7 +25,6 @@ from typing import Any, Literal
 from PIL import Image
 
 from ..analysis import Analysis, analyze
-from ..analysis.kernels import kernel_in_use
 from ..errors import InconsistentPositionError, MinesolverError
 from ..minefield import Layout
 from ..play import GameRecord, Step, play_game
@@ -34,7 +33,7 @@ from ..rules import Rules
 from ..serialize import cells_json, position_json, record_json, step_json
 from ..show.image import board_image, gif_bytes
 from ..strategies import find_strategy
-from ..strategies.best import PYTHON_ENDGAME, Best
+from ..strategies.best import Best
 from .sandbox import Limits, stream
 
 __all__ = ["GIF_MAX_CELLS", "Watch", "WatchStatus", "play_watched", "render_gif"]
@@ -146,10 +145,8 @@ def play_watched(
     Python range (:data:`~minesolver.strategies.best.PYTHON_ENDGAME`), as advice does,
     so a watched game ends within the sandbox's time."""
     strategy = find_strategy(strategy_name)
-    if isinstance(strategy, Best) and kernel_in_use() != "numba":
-        layouts, budget = PYTHON_ENDGAME
-        strategy.endgame_layouts = min(strategy.endgame_layouts, layouts)
-        strategy.endgame_budget = min(strategy.endgame_budget, budget)
+    if isinstance(strategy, Best):
+        strategy.within_python_range()
 
     def observe(step: Step) -> None:
         analysis = strategy.last_analysis
