@@ -10,6 +10,15 @@ states per second.
 
     python benchmarks/endgame_speed.py --rules expert --games 300 --seed 20261201 \\
         --min 300 --max 5000 --budget 100000
+
+``--against unpruned`` times the compiled search against itself without the
+thresholds it passes down (``prune=False``: every state valued exactly, as the
+search did before them) instead of against the Python path.  The two must agree
+on the win chance wherever both finish; they search different numbers of states
+(that is what is measured), so either may give up where the other does not.
+
+    python benchmarks/endgame_speed.py --rules expert --games 600 --seed 20261210 \\
+        --min 1001 --max 20000 --budget 3000000 --against unpruned
 """
 
 from __future__ import annotations
@@ -58,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min", type=int, default=300, help="fewest layouts of a position")
     parser.add_argument("--max", type=int, default=5000, help="most layouts of a position")
     parser.add_argument("--budget", type=int, default=100_000, help="states per search")
+    parser.add_argument("--against", choices=["python", "unpruned"], default="python",
+                        help="the other path: the Python reference, or the compiled search "
+                        "without thresholds")
     args = parser.parse_args(argv)
     if not compiled_available():
         parser.error("numba is not installed: pip install minesolver[fast]")
@@ -65,11 +77,13 @@ def main(argv: list[str] | None = None) -> int:
 
     found = positions(Rules.from_string(args.rules), args.games, args.seed, args.min, args.max)
     tiny = Position.from_text("2x1x1\nHH\n")
-    CompiledSearch(tiny, [0, 1], 10).root([1, 2])  # load the kernel before timing it
-    print("layouts  cells  states  python_ms  compiled_ms  ratio  win")
-    ms: dict[str, list[float]] = {"python": [], "compiled": []}
-    states = 0
-    over = 0
+    CompiledSearch(tiny, [0, 1], 10).root([1, 2])  # load the kernels before timing them
+    CompiledSearch(tiny, [0, 1], 10, prune=False).root([1, 2])
+    other = args.against
+    print(f"layouts  cells  {other}_states  states  {other}_ms  compiled_ms  ratio  win")
+    ms: dict[str, list[float]] = {other: [], "compiled": []}
+    states = {other: 0, "compiled": 0}
+    over = {other: 0, "compiled": 0}
     for k, position in enumerate(found):
         enumerated = enumerate_layouts(position, args.max)
         assert enumerated is not None
@@ -77,44 +91,44 @@ def main(argv: list[str] | None = None) -> int:
         took: dict[str, float] = {}
         got: dict[str, tuple[int, float, float] | None] = {}
         used: dict[str, int] = {}
-        for path in (("python", "compiled") if k % 2 == 0 else ("compiled", "python")):
+        for path in ((other, "compiled") if k % 2 == 0 else ("compiled", other)):
             started = time.perf_counter()
             if path == "python":
                 plain = _Search(position, cells, args.budget)
                 got[path] = plain.root(layouts)
                 used[path] = plain.limit - plain.budget
             else:
-                compiled = CompiledSearch(position, cells, args.budget)
+                compiled = CompiledSearch(position, cells, args.budget, prune=path == "compiled")
                 got[path] = compiled.root(layouts)
                 used[path] = compiled.states
             took[path] = 1000 * (time.perf_counter() - started)
-        a, b = got["python"], got["compiled"]
-        if (a is None) != (b is None) or (a and b and abs(a[1] - b[1]) > 1e-12):
+        a, b = got[other], got["compiled"]
+        if a and b and abs(a[1] - b[1]) > 1e-12:
             sys.exit(f"the paths disagree ({a} against {b}) on:\n{position}")
-        if a is None:
-            over += 1
-        elif used["python"] != used["compiled"]:
+        if other == "python" and ((a is None) != (b is None) or used[other] != used["compiled"]):
             sys.exit(f"the paths searched {used} states on:\n{position}")
         for path in ms:
             ms[path].append(took[path])
-        states += used["python"] if a is not None else args.budget
-        win = f"{a[1]:.4f}" if a else "over"
-        print(f"{len(layouts):7d}  {len(cells):5d}  {used['python']:6d}  {took['python']:9.1f}  "
-              f"{took['compiled']:11.1f}  {took['python'] / took['compiled']:5.1f}  {win}",
+            states[path] += used[path]
+            over[path] += got[path] is None
+        win = f"{b[1]:.4f}" if b else "over"
+        print(f"{len(layouts):7d}  {len(cells):5d}  {used[other]:{len(other) + 7}d}  "
+              f"{used['compiled']:6d}  {took[other]:{len(other) + 3}.1f}  "
+              f"{took['compiled']:11.1f}  {took[other] / took['compiled']:5.1f}  {win}",
               flush=True)
     if not found:
         print("no position in range")
         return 0
     total = {path: sum(v) for path, v in ms.items()}
-    print(f"\n{len(found)} positions ({over} over the budget of {args.budget:,} states), "
-          f"{states:,} states each path")
+    print(f"\n{len(found)} positions, budget {args.budget:,} states")
     for path, values in ms.items():
         print(f"{path:9s} ms per search: median {statistics.median(values):.1f}, "
               f"mean {statistics.fmean(values):.1f}, max {max(values):.1f}; "
-              f"{states / total[path] * 1000:,.0f} states/s")
-    ratios = [p / c for p, c in zip(ms["python"], ms["compiled"], strict=True)]
-    print(f"compiled faster: {total['python'] / total['compiled']:.1f}x in total, "
-          f"median {statistics.median(ratios):.1f}x per position")
+              f"{states[path]:,} states, {over[path]} over the budget; "
+              f"{states[path] / total[path] * 1000:,.0f} states/s")
+    ratios = [p / c for p, c in zip(ms[other], ms["compiled"], strict=True)]
+    print(f"compiled faster: {total[other] / total['compiled']:.2f}x in total, "
+          f"median {statistics.median(ratios):.2f}x per position")
     return 0
 
 

@@ -49,9 +49,9 @@ def game_positions() -> list[tuple[Position, list[int], list[int]]]:
     return out
 
 
-def both(position: Position, cells: list[int], layouts: list[int], budget: int):
-    compiled = CompiledSearch(position, cells, budget)
-    plain = _Search(position, cells, budget)
+def both(position: Position, cells: list[int], layouts: list[int], budget: int, prune=True):
+    compiled = CompiledSearch(position, cells, budget, prune=prune)
+    plain = _Search(position, cells, budget, prune=prune)
     return (compiled, compiled.root(layouts)), (plain, plain.root(layouts))
 
 
@@ -61,11 +61,12 @@ def test_the_games_give_enough_positions():
     assert sizes[-1] >= 500
 
 
+@pytest.mark.parametrize("prune", [True, False])
 @pytest.mark.parametrize("budget", [3_000, 60_000])
-def test_compiled_search_equals_the_reference(budget):
+def test_compiled_search_equals_the_reference(budget, prune):
     finished = over = 0
     for position, cells, layouts in game_positions():
-        (compiled, got), (plain, want) = both(position, cells, layouts, budget)
+        (compiled, got), (plain, want) = both(position, cells, layouts, budget, prune)
         if want is None:
             assert got is None, str(position)
             over += 1
@@ -84,6 +85,19 @@ def test_compiled_search_equals_the_reference(budget):
     assert finished >= 5
     if budget == 3_000:
         assert over >= 1  # the budget is met, and both give up alike
+
+
+def test_thresholds_keep_the_value_and_search_fewer_states():
+    pruned_states = plain_states = 0
+    for position, cells, layouts in game_positions():
+        pruned = CompiledSearch(position, cells, 10**7)
+        plain = CompiledSearch(position, cells, 10**7, prune=False)
+        got, want = pruned.root(layouts), plain.root(layouts)
+        assert got is not None and want is not None
+        assert got[1] == pytest.approx(want[1], abs=TOL), str(position)
+        pruned_states += pruned.states
+        plain_states += plain.states
+    assert pruned_states < plain_states
 
 
 def test_the_compiled_search_recalls_what_it_chose():
@@ -111,3 +125,10 @@ def test_the_speed_benchmark_runs_both_paths_and_checks_them_equal():
     assert done.returncode == 0, done.stderr
     assert "compiled faster:" in done.stdout
     assert "python    ms per search" in done.stdout
+    done = subprocess.run(
+        [sys.executable, str(script), "--rules", "expert", "--games", "15", "--seed", "900",
+         "--min", "30", "--max", "2500", "--budget", "5000", "--against", "unpruned"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "unpruned  ms per search" in done.stdout

@@ -17,6 +17,7 @@ import pytest
 from support import neighbours_of, numbers_of, open_area
 
 from minesolver.analysis import analyze
+from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.codes import COVERED, FLAG
 from minesolver.game import Game
 from minesolver.minefield import HIDDEN, OPEN, Layout, Minefield
@@ -28,6 +29,7 @@ from minesolver.strategies.base import Move, Strategy
 from minesolver.strategies.endgame import (
     BudgetExceeded,
     Endgame,
+    _Search,
     best_endgame_move,
     move_win_chance,
     sampled_endgame_move,
@@ -181,6 +183,47 @@ def test_endgame_equals_the_game_tree(index, kernel):
     assert alive > 0
     assert result.safety == pytest.approx(alive / len(layouts), abs=TOL)
     assert tree.move_value(layouts, cell) == pytest.approx(optimum, abs=TOL), str(position)
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_thresholds_change_no_value_and_their_bounds_hold(index):
+    # the pruned search (thresholds passed down) and the search that values every
+    # state exactly agree with the game tree; every bound the pruned one kept is at
+    # least the state's exact value, and every exact value it kept is exact
+    position = POSITIONS[index]
+    optimum = reference(position)[2]
+    found = enumerate_layouts(position, 10**6)
+    assert found is not None
+    cells, layouts = found
+    pruned = _Search(position, cells, 10**7)
+    plain = _Search(position, cells, 10**7, prune=False)
+    got, want = pruned.root(layouts), plain.root(layouts)
+    assert got is not None and want is not None
+    assert got[1] == pytest.approx(optimum, abs=TOL), str(position)
+    assert want[1] == pytest.approx(optimum, abs=TOL), str(position)
+    assert not plain.bound
+    exact = _Search(position, cells, 10**7, prune=False)
+    for state, most in pruned.bound.items():
+        assert exact.value(sorted(state)) <= most + TOL, str(position)
+    for state, value in pruned.memo.items():
+        assert exact.value(sorted(state)) == pytest.approx(value, abs=TOL), str(position)
+
+
+def test_thresholds_prune_states_and_keep_bounds():
+    # on the positions with the most layouts the thresholds must cut something
+    rich = sorted(POSITIONS, key=lambda p: -analyze(p).solutions)[:20]
+    saved = bounded = 0
+    for position in rich:
+        found = enumerate_layouts(position, 10**6)
+        assert found is not None
+        pruned = _Search(position, found[0], 10**7)
+        plain = _Search(position, found[0], 10**7, prune=False)
+        pruned.root(found[1])
+        plain.root(found[1])
+        saved += (plain.limit - plain.budget) - (pruned.limit - pruned.budget)
+        bounded += len(pruned.bound)
+    assert saved > 0
+    assert bounded > 0
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))
