@@ -11,9 +11,9 @@ states per second.
     python benchmarks/endgame_speed.py --rules expert --games 300 --seed 20261201 \\
         --min 300 --max 5000 --budget 100000
 
-``--against unpruned`` times the compiled search against itself without the
-thresholds it passes down (``prune=False``: every state valued exactly, as the
-search did before them) instead of against the Python path.  The two must agree
+``--against unpruned`` times the compiled search against itself without giving a
+cell up part way (``prune=False``: every cell tried is valued to the end, as the
+search did before) instead of against the Python path.  The two must agree
 on the win chance wherever both finish; they search different numbers of states
 (that is what is measured), so either may give up where the other does not.
 
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=100_000, help="states per search")
     parser.add_argument("--against", choices=["python", "unpruned"], default="python",
                         help="the other path: the Python reference, or the compiled search "
-                        "without thresholds")
+                        "that values every cell it tries to the end")
     args = parser.parse_args(argv)
     if not compiled_available():
         parser.error("numba is not installed: pip install minesolver[fast]")

@@ -87,7 +87,7 @@ def test_compiled_search_equals_the_reference(budget, prune):
         assert over >= 1  # the budget is met, and both give up alike
 
 
-def test_thresholds_keep_the_value_and_search_fewer_states():
+def test_giving_cells_up_part_way_keeps_the_value_and_saves_states():
     pruned_states = plain_states = 0
     for position, cells, layouts in game_positions():
         pruned = CompiledSearch(position, cells, 10**7)

@@ -7,14 +7,12 @@ it: the rest is the same in every layout).  A state is an array of layout indice
 in increasing order.  The steps and their order are the reference's: free cells
 first, split by the numbers they show all at once; otherwise the cells that may be
 safe, most often safe first, skipped once even winning every branch could not beat
-the best so far, and given up part way once the parts left could not make up the
-difference (the thresholds passed down: the reference's ``_value``); the same
-budget of states.
+the best so far, and given up part way once the numbers it may show that are left
+could not make up the difference; the same budget of states.
 
 States are memoised under a 128-bit Zobrist key (two 64-bit XORs of a random word
 per layout), as chess engines key positions: two different sets of layouts share
-a key with probability about ``2**-128`` per pair.  Exact values and the upper
-bounds of states given up part way are kept in two tables.
+a key with probability about ``2**-128`` per pair.
 
 A search that runs past its budget returns :data:`OVER`.
 """
@@ -43,9 +41,8 @@ def new_tables():  # type: ignore[no-untyped-def]
     compiled code: used from the interpreter, a typed dict compiles its methods
     afresh in every process.)"""
     memo = Dict.empty(key_type=_KEY, value_type=types.float64)
-    bound = Dict.empty(key_type=_KEY, value_type=types.float64)
     chosen = Dict.empty(key_type=_KEY, value_type=_MOVE)
-    return memo, bound, chosen
+    return memo, chosen
 
 
 @njit(cache=True, nogil=True)
@@ -196,29 +193,16 @@ def _candidates(mines, n, skip_free):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _beat(mode, bw, alpha, size):  # type: ignore[no-untyped-def]
-    """The sum of a frame's current partition must exceed this to matter: the best
-    cell so far (or the frame's threshold, if higher) when choosing, else the
-    threshold."""
-    if mode == _CHOOSE and bw > alpha:
-        return bw * size
-    return alpha * size
-
-
-@njit(cache=True, nogil=True)
-def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ignore[no-untyped-def]
+def search(mine, shown, z1, z2, memo, chosen, budget, prune):  # type: ignore[no-untyped-def]
     """``(cell, win chance, safety)`` of the best cell to open with every layout
     possible (no cell counted as opened already); cell -2 past the budget.
 
     Depth first with a stack of frames (a numba function calling itself cannot be
-    cached on disk).  A frame is a state, its threshold (``alpha``: the reference's
-    ``_value``) and the partition of it being valued: the free cells' split
-    (``_SPLIT``) or, for one candidate cell after another, the split by the number
-    it shows (``_CHOOSE``).  A frame whose value is known to be at most its
-    threshold stops (``low``) with an upper bound of that sum (``cut``), and its
-    parent gives up the partition it was valuing.  ``upper``: the most a cell a
-    choosing frame gave up could be worth.  Without ``prune`` no threshold is
-    passed down: the search before the thresholds, kept to measure them.
+    cached on disk).  A frame is a state and the partition of it being valued:
+    the free cells' split (``_SPLIT``) or, for one candidate cell after another,
+    the split by the number it shows (``_CHOOSE``).  Without ``prune`` a candidate
+    is valued to the end even once it cannot beat the best (the search before the
+    cut, kept to measure it).
     """
     n, cells = mine.shape
     cap = 2 * cells + 8  # deeper than any game: each level opens or splits
@@ -229,10 +213,6 @@ def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ig
     k1 = np.zeros(cap, dtype=np.int64)
     k2 = np.zeros(cap, dtype=np.int64)
     total = np.zeros(cap, dtype=np.float64)
-    alpha = np.zeros(cap, dtype=np.float64)
-    low = np.zeros(cap, dtype=np.bool_)
-    cut = np.zeros(cap, dtype=np.float64)
-    upper = np.zeros(cap, dtype=np.float64)
     bj = np.zeros(cap, dtype=np.int64)
     bw = np.zeros(cap, dtype=np.float64)
     bs = np.zeros(cap, dtype=np.float64)
@@ -257,24 +237,20 @@ def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ig
     idxs[0] = root
     size[0] = n
     mode[0] = _CHOOSE
-    alpha[0] = -1.0
     cands[0] = cand
     alives[0] = alive
-    o_at[0] = -1  # no cell tried yet
-    upper[0] = -1.0
     bj[0], bw[0], bs[0] = -1, -1.0, 0.0
-    nothing = np.zeros(1, dtype=np.int64)  # a partition with no part
-    members[0] = empty
-    starts[0] = nothing
+    mem, st = _open_split(root, cand[0], mine, shown)
+    members[0] = mem
+    starts[0] = st
     while True:
         st = starts[d]
         g = g_at[d]
-        if g < st.shape[0] - 1 and not low[d]:  # the next part of this frame's partition
-            left = st[-1] - st[g]
-            beat = _beat(mode[d], bw[d], alpha[d], size[d])
-            if prune and total[d] + left <= beat:
-                low[d] = True  # even winning every part left cannot exceed it
-                cut[d] = total[d] + left
+        if g < st.shape[0] - 1:  # the next part of this frame's partition
+            if prune and mode[d] == _CHOOSE and total[d] + (st[-1] - st[g]) <= bw[d] * size[d]:
+                # even winning every part left cannot beat the best so far
+                g_at[d] = st.shape[0] - 1
+                total[d] = -1.0
                 continue
             g_at[d] = g + 1
             part = members[d][st[g] : st[g + 1]]
@@ -287,13 +263,6 @@ def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ig
             if known >= 0.0:
                 total[d] += m * known
                 continue
-            # the value of this part that would leave the sum at most ``beat``
-            t = (beat - total[d] - left + m) / m if prune else -2.0
-            most = bound.get(key, 2.0)
-            if most <= t:
-                low[d] = True
-                cut[d] = total[d] + m * most + left - m
-                continue
             budget[0] -= 1
             if budget[0] < 0 or d + 1 >= cap:
                 return -2, OVER, 0.0
@@ -304,8 +273,6 @@ def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ig
             k1[d], k2[d] = key
             g_at[d] = 0
             total[d] = 0.0
-            alpha[d] = t
-            low[d] = False
             mines = _mines(part, mine)
             labels, count = _free_split(part, mines, shown)
             if count > 1:
@@ -318,57 +285,36 @@ def search(mine, shown, z1, z2, memo, bound, chosen, budget, prune):  # type: ig
                 mode[d] = _CHOOSE
                 cands[d] = cand
                 alives[d] = alive
-                o_at[d] = -1
-                upper[d] = -1.0
+                o_at[d] = 0
                 bj[d], bw[d], bs[d] = -1, -1.0, 0.0
-                mem, st = empty, nothing
+                mem, st = _open_split(part, cand[0], mine, shown)
             members[d] = mem
             starts[d] = st
             continue
         if mode[d] == _CHOOSE:  # a candidate valued: keep it if best, try the next
             o = o_at[d]
-            if o >= 0:
-                if low[d]:
-                    upper[d] = max(upper[d], cut[d] / size[d])
-                elif total[d] / size[d] > bw[d]:
-                    bj[d], bw[d], bs[d] = cands[d][o], total[d] / size[d], alives[d][o] / size[d]
+            w = total[d] / size[d]
+            if w > bw[d]:
+                bj[d], bw[d], bs[d] = cands[d][o], w, alives[d][o] / size[d]
             o += 1
-            low[d] = False
-            if o < cands[d].shape[0]:
-                if alives[d][o] / size[d] > max(bw[d], alpha[d]):
-                    o_at[d] = o
-                    g_at[d] = 0
-                    total[d] = 0.0
-                    mem, st = _open_split(idxs[d], cands[d][o], mine, shown)
-                    members[d] = mem
-                    starts[d] = st
-                    continue
-                # the rest cannot beat the best even winning every branch
-                upper[d] = max(upper[d], alives[d][o] / size[d])
+            if o < cands[d].shape[0] and alives[d][o] / size[d] > bw[d]:
+                o_at[d] = o
+                g_at[d] = 0
+                total[d] = 0.0
+                mem, st = _open_split(idxs[d], cands[d][o], mine, shown)
+                members[d] = mem
+                starts[d] = st
+                continue
+            # the rest cannot beat the best even winning every branch
             if d == 0:
                 return bj[0], bw[0], bs[0]
-            exact = bw[d] > alpha[d]
-            if exact:
-                result = bw[d]
-                chosen[(k1[d], k2[d])] = (float(bj[d]), bw[d], bs[d])
-            else:
-                result = max(upper[d], bw[d])
+            result = bw[d]
+            chosen[(k1[d], k2[d])] = (float(bj[d]), bw[d], bs[d])
         else:
-            exact = not low[d]
-            result = (total[d] if exact else cut[d]) / size[d]
-        key = (k1[d], k2[d])
-        if exact:
-            memo[key] = result
-        else:
-            bound[key] = min(result, bound.get(key, 2.0))
+            result = total[d] / size[d]
+        memo[(k1[d], k2[d])] = result
         d -= 1
-        m = size[d + 1]
-        if exact:
-            total[d] += m * result
-        else:
-            low[d] = True
-            left = starts[d][-1] - starts[d][g_at[d] - 1]  # with the part just valued
-            cut[d] = total[d] + m * result + left - m
+        total[d] += size[d + 1] * result
 
 
 class CompiledSearch:
@@ -388,7 +334,7 @@ class CompiledSearch:
             flat += [index[n] for n in position.grid.neighbours(c) if n in index]
             at.append(len(flat))
         self._around = np.array(at, dtype=np.int64), np.array(flat, dtype=np.int64)
-        self.memo, self.bound, self.chosen = new_tables()
+        self.memo, self.chosen = new_tables()
         self.budget = np.array([budget], dtype=np.int64)
         self.limit = budget
         self.index: dict[int, int] = {}
@@ -417,8 +363,7 @@ class CompiledSearch:
         self.z2 = rng.integers(low, high, size=n, dtype=np.int64, endpoint=True)
         self.index = {lay: i for i, lay in enumerate(layouts)}
         j, win, safety = search(
-            mine, shown, self.z1, self.z2, self.memo, self.bound, self.chosen, self.budget,
-            self.prune,
+            mine, shown, self.z1, self.z2, self.memo, self.chosen, self.budget, self.prune
         )
         if j == -2:
             return None

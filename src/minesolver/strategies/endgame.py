@@ -12,11 +12,9 @@ value of a state is the probability of winning from it with perfect play:
 
 States are memoised (the value of ``S`` does not depend on the path that led to
 it) and a cell is skipped when even winning every branch could not beat the best
-move found so far.  A cell being valued is given up part way as soon as the
-branches left could not make up the difference, and each branch is searched only
-as far as that needs (a threshold passed down, as alpha-beta passes its alpha;
-:class:`_Search`).  The search gives up (returns ``None``) past a node budget so
-the caller can fall back to heuristics.
+move found so far, or given up part way once the numbers it may show that are
+left could not make up the difference.  The search gives up (returns ``None``)
+past a node budget so the caller can fall back to heuristics.
 
 An :class:`Endgame` keeps its last search for the rest of the game: the position
 after a move it chose, and after the safe cells that move made certain, is a state
@@ -91,19 +89,8 @@ class BudgetExceeded(RuntimeError):
 
 class _Search:
     """The plain-Python game tree (the reference of :mod:`._compiled_endgame`).
-
-    Valued with a threshold ``alpha`` (:meth:`_value`), a state is searched only as
-    far as needed to tell whether its value exceeds ``alpha``: the parts of a split
-    stop once even winning every part left could not, and a cell is tried only
-    while it could.  Past ``alpha`` the value is exact; at or below it, it may be
-    only an upper bound (as tight as what was searched shows), kept apart from the
-    exact values and used when the state is met again.
-    The thresholds come from the cell being compared: the best so far of the state
-    that is choosing, so a cell is given up as soon as it is known not to be
-    better, which is all the choice needs (alpha-beta pruning without the beta).
-    ``prune=False`` passes no threshold down (the search before them: each state
-    valued exactly), to measure what they save.
-    """
+    ``prune=False`` values every cell it tries to the end, as the search did before
+    cells were given up part way, to measure what that saves."""
 
     def __init__(
         self, position: Position, cells: list[int], budget: int, *, prune: bool = True
@@ -118,65 +105,32 @@ class _Search:
             sum(1 << index[n] for n in grid.neighbours(c) if n in index) for c in cells
         ]
         self.memo: dict[frozenset[int], float] = {}
-        # states known only not to exceed a value: that value
-        self.bound: dict[frozenset[int], float] = {}
         # the best move of every state that had to choose one: (bit, win, safety)
         self.chosen: dict[frozenset[int], tuple[int, float, float]] = {}
         self.budget = budget
         self.limit = budget
 
     def value(self, layouts: list[int]) -> float:
-        """The exact chance of winning with ``layouts`` possible."""
-        return self._value(layouts, -1.0)[0]
-
-    def _value(self, layouts: list[int], alpha: float) -> tuple[float, bool]:
-        """``(value, exact)``: the value, or an upper bound of it at most ``alpha``
-        (``exact`` False) when the search stopped there."""
         if len(layouts) == 1:
-            return 1.0, True
+            return 1.0
         key = frozenset(layouts)
         got = self.memo.get(key)
         if got is not None:
-            return got, True
-        bound = self.bound.get(key, 2.0)
-        if bound <= alpha:
-            return bound, False
+            return got
         self.budget -= 1
         if self.budget < 0:
             raise BudgetExceeded(f"more than {self.limit} states")
         safe = self.free(layouts)
         groups = self._split_by_safe(layouts, safe)
-        n = len(layouts)
         if len(groups) > 1:
-            total, exact = self._parts(groups, n, alpha * n)
-            result = total / n
+            n = len(layouts)
+            result = sum(len(g) * self.value(g) for g in groups) / n
         else:
-            move, result, exact = self._choose(layouts, safe, alpha)
-            if exact:
-                self.chosen[key] = move
-        if exact:
-            self.memo[key] = result
-        else:
-            self.bound[key] = min(result, bound)
-        return result, exact
-
-    def _parts(self, groups: list[list[int]], left: int, beat: float) -> tuple[float, bool]:
-        """``(sum, exact)``: the sum of ``len(g) * value(g)`` over ``groups``
-        (``left`` layouts in all), or an upper bound of it at most ``beat`` once it
-        is known not to exceed ``beat``."""
-        total = 0.0
-        for g in groups:
-            if self.prune and total + left <= beat:
-                return total + left, False
-            m = len(g)
-            # the value of ``g`` that would leave the sum at most ``beat``
-            alpha = (beat - total - left + m) / m if self.prune else -2.0
-            got, exact = self._value(g, alpha)
-            if not exact:
-                return total + m * got + left - m, False
-            left -= m
-            total += m * got
-        return total, True
+            move = self.best_move(layouts, safe)
+            self.chosen[key] = move
+            result = move[1]
+        self.memo[key] = result
+        return result
 
     def free(self, layouts: list[int]) -> int:
         """The cells safe in every one of ``layouts``, as a bit mask."""
@@ -201,14 +155,6 @@ class _Search:
 
     def best_move(self, layouts: list[int], opened: int) -> tuple[int, float, float]:
         """``(cell bit index, win chance, safety)`` of the best cell to open."""
-        return self._choose(layouts, opened, -1.0)[0]
-
-    def _choose(
-        self, layouts: list[int], opened: int, alpha: float
-    ) -> tuple[tuple[int, float, float], float, bool]:
-        """``(move, value, exact)``: :meth:`best_move` and its win chance, trying
-        only cells that could exceed ``alpha``; when none does, an upper bound of
-        every cell's win chance, at most ``alpha`` (``exact`` False)."""
         n = len(layouts)
         inter = self.full
         for lay in layouts:
@@ -222,21 +168,13 @@ class _Search:
             candidates.append((len(alive), j, alive))
         candidates.sort(key=lambda t: -t[0])
         best_j, best_w, best_s = -1, -1.0, 0.0
-        upper = -1.0  # the most any cell given up could be worth
         for n_alive, j, alive in candidates:
-            beat = max(best_w, alpha)
-            if n_alive / n <= beat:
-                upper = max(upper, n_alive / n)
+            if n_alive / n <= best_w:
                 break  # even winning every branch cannot beat the best so far
-            total, exact = self._after(alive, j, beat * n)
-            if not exact:
-                upper = max(upper, total / n)
-            elif total / n > best_w:
-                best_j, best_w, best_s = j, total / n, n_alive / n
-        move = best_j, best_w, best_s
-        if best_w > alpha:
-            return move, best_w, True
-        return move, max(upper, best_w), False
+            w = self.after(alive, j, best_w * n) / n
+            if w > best_w:
+                best_j, best_w, best_s = j, w, n_alive / n
+        return best_j, best_w, best_s
 
     def root(self, layouts: list[int]) -> tuple[int, float, float] | None:
         """:meth:`best_move` with every layout possible and no cell opened yet,
@@ -253,18 +191,25 @@ class _Search:
         """The move this search chose for the state ``layouts``, if it reached it."""
         return self.chosen.get(frozenset(layouts))
 
-    def after(self, alive: list[int], j: int) -> float:
+    def after(self, alive: list[int], j: int, beat: float = -1.0) -> float:
         """``len(alive)`` times the chance of winning after opening cell ``j`` in
-        ``alive`` (the layouts where it is safe), split by the number it shows."""
-        return self._after(alive, j, -1.0)[0]
+        ``alive`` (the layouts where it is safe), split by the number it shows.
 
-    def _after(self, alive: list[int], j: int, beat: float) -> tuple[float, bool]:
-        """:meth:`after` and whether it is exact, as :meth:`_parts`."""
+        With ``beat`` (the best cell's so far, as such a total), the numbers'
+        states are valued only while winning every one left could still exceed it;
+        once it cannot, -1 is returned: the cell is not better."""
         m = self.nbr[j]
         groups: dict[int, list[int]] = {}
         for lay in alive:
             groups.setdefault((lay & m).bit_count(), []).append(lay)
-        return self._parts(list(groups.values()), len(alive), beat)
+        total = 0.0
+        left = len(alive)
+        for g in groups.values():
+            if self.prune and total + left <= beat:
+                return -1.0
+            left -= len(g)
+            total += len(g) * self.value(g)
+        return total
 
 
 class Endgame:
