@@ -17,8 +17,8 @@ search did before) instead of against the Python path.  The two must agree
 on the win chance wherever both finish; they search different numbers of states
 (that is what is measured), so either may give up where the other does not.
 
-    python benchmarks/endgame_speed.py --rules expert --games 600 --seed 20261210 \\
-        --min 1001 --max 20000 --budget 3000000 --against unpruned
+    python benchmarks/endgame_speed.py --rules expert --games 1200 --seed 20261214 \\
+        --min 301 --max 5000 --budget 3000000 --against unpruned
 """
 
 from __future__ import annotations
