@@ -8,7 +8,8 @@ code, each into its own SQLite store, then:
 It pairs the games by index (the same seed, so the same board), checks the seeds
 agree, and prints each side's win rate, the games won by one side only with
 McNemar's exact test, and the time per game (median, mean, p95; the mean also
-without the first game, whose time includes loading or compiling the kernels).
+without the first game, whose time includes loading or compiling the kernels in
+stores made by code before ``bench`` played an untimed warm-up game first).
 How the figures in docs/benchmarks.md were made (the old code from main by
 PYTHONPATH):
 
@@ -68,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, side in (("old", old), ("new", new)):
         wins = sum(1 for i in common if side[i][1])
         ms = [side[i][2] * 1000 for i in common]
-        # the first game of a run also loads (or compiles) the kernels: a mean
-        # without it is the steady state two runs should be compared by
+        # before bench warmed up, the first game of a run also loaded (or compiled)
+        # the kernels: a mean without it compares such a store with a newer one
         later = ms[1:] or ms
         print(
             f"{name}: {wins} won ({wins / len(common):.2%}); ms per game median "

@@ -93,6 +93,41 @@ def test_play_chunk_is_play_game_with_the_derived_seed():
         assert layout_of(spec, row.game_index) == record.layout
 
 
+def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypatch):
+    """The first game of a strategy in a process is preceded by an untimed warm-up
+    game (the compiled kernels load then, not inside a timed game); the games after
+    it are exactly what a fresh strategy plays.  Boards too big for a cheap warm-up
+    go without."""
+    from minesolver.bench import runner
+
+    played = []
+    real = runner.play_game
+
+    def recording(rules, strategy, **kw):
+        played.append(kw["seed"])
+        return real(rules, strategy, **kw)
+
+    monkeypatch.setattr(runner, "play_game", recording)
+    monkeypatch.setattr(runner, "_STRATEGIES", {})
+    spec = replace(SPEC, points=(Rules(16, 16, 40),), strategies=("best",))
+    rows = play_chunk(spec, "r1", [Job("best", i) for i in range(4)])
+    assert played == [runner.WARM_UP_SEED] + [derive_seed(42, i) for i in range(4)]
+    for row in rows:
+        fresh = real(Rules(16, 16, 40), find_strategy("best"), seed=row.seed)
+        assert (row.won, row.clicks, row.guesses, row.opened) == (
+            fresh.won, fresh.clicks, fresh.guesses, fresh.opened
+        )
+    played.clear()
+    play_chunk(spec, "r1", [Job("best", 4)])  # the same process: no second warm-up
+    assert played == [derive_seed(42, 4)]
+
+    played.clear()
+    monkeypatch.setattr(runner, "_STRATEGIES", {})
+    big = replace(SPEC, points=(Rules(40, 30, 100),), strategies=("tank",), games=1)
+    play_chunk(big, "r2", [Job("tank", 0)])
+    assert played == [derive_seed(42, 0)]
+
+
 # ---------------------------------------------------------------------- run_jobs
 
 

@@ -24,7 +24,7 @@ from ..errors import InputError, quote
 from ..formats import read_boards
 from ..game import Game, Layer, paired_layout
 from ..minefield import Layout
-from ..play import GameRecord, format_start, layer_for, play_game, start_cell
+from ..play import GameRecord, Start, format_start, layer_for, play_game, start_cell
 from ..rng import derive_seed
 from ..rules import Rules
 from ..strategies import Strategy, find_strategy
@@ -42,6 +42,7 @@ __all__ = [
     "play_chunk",
     "run_jobs",
     "validate",
+    "warm_up",
 ]
 
 CHUNK = 4  # games per task: small enough for a smooth progress bar
@@ -176,15 +177,40 @@ def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
 # strategies built once per worker process
 _STRATEGIES: dict[str, Strategy] = {}
 
+# the warm-up game's board (any board would do: its result is thrown away), and the
+# largest board warmed up on, where a game costs milliseconds
+WARM_UP_SEED = 0
+WARM_UP_CELLS = 1000
+
+
+def warm_up(rules: Rules, strategy: Strategy, start: Start) -> None:
+    """Play one untimed game before a process's first timed game of ``strategy``.
+
+    The compiled kernels load from numba's disk cache on their first call (and
+    compile, the first time the code meets a machine): up to tens of seconds that
+    would otherwise count in the first game's time and swell the mean of a short
+    run.  Nothing carries over into the games that follow: each starts with
+    :meth:`~minesolver.strategies.Strategy.new_game` and its own seed.  Boards of
+    more than :data:`WARM_UP_CELLS` cells are not warmed up on: their games take
+    long enough for the load not to matter, and a warm-up game would cost as
+    much as a real one.
+
+    >>> from minesolver.rules import BEGINNER
+    >>> warm_up(BEGINNER, find_strategy("tank"), "corner")
+    """
+    if rules.width * rules.height <= WARM_UP_CELLS:
+        play_game(rules, strategy, seed=WARM_UP_SEED, start=start)
+
 
 def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]:
     """Play one job and return its store row (and the full record)."""
     rules = spec.rules_for(job.game_index)
+    start = spec.start or "corner"
     strategy = _STRATEGIES.get(job.strategy)
     if strategy is None:
         strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
+        warm_up(rules, strategy, start)
     seed = board_seed(spec, job.game_index)
-    start = spec.start or "corner"
     record = play_game(rules, strategy, seed=seed, start=start, layout=job.layout,
                        lay=board_layer(spec, rules))
     row = GameRow(
