@@ -40,7 +40,9 @@ their measured effect is in ``docs/benchmarks.md``):
    ply runs in floats (``floats``, on by default:
    :func:`~minesolver.analysis.floats.outcomes`, one compiled call per number, its
    chances within ~1e-12 of the engine's fractions); ``floats=off`` asks the exact
-   engine for every number.
+   engine for every number.  ``living`` (default off: it measured no gain)
+   counts a certainly-safe cell as a next move only when one of its covered
+   neighbours is undecided, as JSMinesweeper counts its living tiles.
 5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
    no information; it is chosen only when nothing else is as safe.
 6. **Off-front candidates.**  Cells away from the clues join the candidates
@@ -170,6 +172,7 @@ class Best(Strategy):
         sample_layouts: Annotated[int, Range(1, 10**12)] = 100_000,
         sample_cutoff: Annotated[float, Range(0.0, 1.0)] = 0.9,
         sample_budget: Annotated[int, Range(1, 100_000_000)] = 20_000,
+        living: bool = False,
     ) -> None:
         super().__init__()
         if rollout_policy not in ("safest", "best"):
@@ -198,6 +201,7 @@ class Best(Strategy):
         self.sample_layouts = sample_layouts
         self.sample_cutoff = sample_cutoff
         self.sample_budget = sample_budget
+        self.living = living
         self._player: Best | None = None  # plays the rollouts (rollout_policy=best)
         self._endgame: Endgame | None = None  # this game's endgame searches
 
@@ -453,7 +457,11 @@ class Best(Strategy):
                 covered = np.frombuffer(position.cells, dtype=np.uint8) == COVERED
                 covered[cell] = False
                 for o in after:
-                    yield (o.chance, *_blended_safety_of(o.prob[covered], self.second))
+                    if self.living:
+                        blend = _living_blend(o.prob, covered, position.shape, self.second)
+                    else:
+                        blend = _blended_safety_of(o.prob[covered], self.second)
+                    yield (o.chance, *blend)
                 return
         for outcome in engine.outcomes(coords):
             value = self._next_value(outcome.engine, depth)
@@ -464,6 +472,11 @@ class Best(Strategy):
         move, or (``depth`` >= 2) the lookahead score of its best next guess."""
         after = engine.analysis
         if depth <= 1 or after.safe_count:
+            if self.living:
+                covered = np.frombuffer(after.position.cells, dtype=np.uint8) == COVERED
+                return _living_blend(
+                    after.prob.ravel(), covered, after.position.shape, self.second
+                )[0]
             return _blended_safety(after, self.second)
         candidates = self._candidates(after.position, after)
         if not candidates:
@@ -471,6 +484,29 @@ class Best(Strategy):
         if len(candidates) == 1:
             return candidates[0].safety
         return self._lookahead(engine, candidates, depth - 1).score
+
+
+def _living_blend(
+    prob: np.ndarray, covered: np.ndarray, shape: tuple[int, int], second: float
+) -> tuple[float, bool]:
+    """:func:`_blended_safety_of` (``prob`` flat over the board, ``covered`` its
+    covered cells) counting only the safe cells :func:`_living_safe` keeps."""
+    undecided = covered & (prob > 1e-12) & (prob < 1.0 - 1e-9)
+    risks = prob[undecided]
+    lowest = np.partition(risks, 1)[:2].tolist() if risks.size > 1 else risks.tolist()
+    living = int(_living_safe(prob, covered, shape).sum())
+    lowest = ([0.0] * min(living, 2) + lowest)[:2]
+    return _blend(living, lowest, second), bool((covered & (prob < 1e-12)).any())
+
+
+def _living_safe(prob: np.ndarray, covered: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The certainly-safe covered cells with an undecided covered neighbour, as
+    JSMinesweeper counts living tiles: one without shows a number known in advance,
+    so opening it tells nothing and is no next move (flat mask)."""
+    undecided = covered & (prob > 1e-12) & (prob < 1.0 - 1e-9)
+    safe = covered & (prob < 1e-12)
+    out: np.ndarray = safe & (neighbour_sum(undecided.reshape(shape)).ravel() > 0)
+    return out
 
 
 def _better(a: _Scored, b: _Scored, avoid_dead: bool) -> bool:
