@@ -4,6 +4,8 @@ and a run's figures from the store (the CLI is in tests/cli/test_cli_bench.py)."
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -94,7 +96,7 @@ def test_play_chunk_is_play_game_with_the_derived_seed():
 
 
 def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypatch):
-    """The first game of a strategy in a process is preceded by an untimed warm-up
+    """The first game of a strategy in a thread is preceded by an untimed warm-up
     game (the compiled kernels load then, not inside a timed game); the games after
     it are exactly what a fresh strategy plays.  Boards too big for a cheap warm-up
     go without."""
@@ -108,7 +110,7 @@ def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypa
         return real(rules, strategy, **kw)
 
     monkeypatch.setattr(runner, "play_game", recording)
-    monkeypatch.setattr(runner, "_STRATEGIES", {})
+    monkeypatch.setattr(runner, "_LOCAL", threading.local())
     spec = replace(SPEC, points=(Rules(16, 16, 40),), strategies=("best",))
     rows = play_chunk(spec, "r1", [Job("best", i) for i in range(4)])
     assert played == [runner.WARM_UP_SEED] + [derive_seed(42, i) for i in range(4)]
@@ -122,10 +124,23 @@ def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypa
     assert played == [derive_seed(42, 4)]
 
     played.clear()
-    monkeypatch.setattr(runner, "_STRATEGIES", {})
+    monkeypatch.setattr(runner, "_LOCAL", threading.local())
     big = replace(SPEC, points=(Rules(40, 30, 100),), strategies=("tank",), games=1)
     play_chunk(big, "r2", [Job("tank", 0)])
     assert played == [derive_seed(42, 0)]
+
+
+def test_threads_of_one_process_play_with_strategies_of_their_own():
+    """A Dask worker may run several threads: each plays with its own strategy
+    objects (a strategy keeps the game it is playing), so games played side by side
+    are the games played one after the other."""
+    spec = replace(SPEC, points=(Rules(9, 9, 10),), strategies=("best", "tank"), games=24)
+    jobs = pending_jobs(spec, set())
+    alone = [outcome(r) for r in play_chunk(spec, "r1", jobs)]
+    parts = [jobs[k::4] for k in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        rows = [r for part in pool.map(lambda p: play_chunk(spec, "r1", p), parts) for r in part]
+    assert sorted(outcome(r) for r in rows) == sorted(alone)
 
 
 # ---------------------------------------------------------------------- run_jobs

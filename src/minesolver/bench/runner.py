@@ -15,6 +15,7 @@ it stopped.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -174,8 +175,18 @@ def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
     return jobs
 
 
-# strategies built once per worker process
-_STRATEGIES: dict[str, Strategy] = {}
+# strategies built once per worker process, and thread: a strategy keeps the state of
+# the game it is playing, so two threads of a Dask worker must not share one
+_LOCAL = threading.local()
+
+
+def _strategies() -> dict[str, Strategy]:
+    """This thread's strategies by name."""
+    found: dict[str, Strategy] | None = getattr(_LOCAL, "strategies", None)
+    if found is None:
+        found = _LOCAL.strategies = {}
+    return found
+
 
 # the warm-up game's board (any board would do: its result is thrown away), and the
 # largest board warmed up on, where a game costs milliseconds
@@ -184,7 +195,7 @@ WARM_UP_CELLS = 1000
 
 
 def warm_up(rules: Rules, strategy: Strategy, start: Start) -> None:
-    """Play one untimed game before a process's first timed game of ``strategy``.
+    """Play one untimed game before a thread's first timed game of ``strategy``.
 
     The compiled kernels load from numba's disk cache on their first call (and
     compile, the first time the code meets a machine): up to tens of seconds that
@@ -206,9 +217,10 @@ def play_job(spec: RunSpec, run_id: str, job: Job) -> tuple[GameRow, GameRecord]
     """Play one job and return its store row (and the full record)."""
     rules = spec.rules_for(job.game_index)
     start = spec.start or "corner"
-    strategy = _STRATEGIES.get(job.strategy)
+    built = _strategies()
+    strategy = built.get(job.strategy)
     if strategy is None:
-        strategy = _STRATEGIES[job.strategy] = find_strategy(job.strategy)
+        strategy = built[job.strategy] = find_strategy(job.strategy)
         warm_up(rules, strategy, start)
     seed = board_seed(spec, job.game_index)
     record = play_game(rules, strategy, seed=seed, start=start, layout=job.layout,
