@@ -95,7 +95,7 @@ def test_play_chunk_is_play_game_with_the_derived_seed():
         assert layout_of(spec, row.game_index) == record.layout
 
 
-def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypatch):
+def test_each_thread_warms_a_strategy_up_once_and_nothing_carries_over(monkeypatch):
     """The first game of a strategy in a thread is preceded by an untimed warm-up
     game (the compiled kernels load then, not inside a timed game); the games after
     it are exactly what a fresh strategy plays.  Boards too big for a cheap warm-up
@@ -120,7 +120,7 @@ def test_a_process_warms_each_strategy_up_once_and_nothing_carries_over(monkeypa
             fresh.won, fresh.clicks, fresh.guesses, fresh.opened
         )
     played.clear()
-    play_chunk(spec, "r1", [Job("best", 4)])  # the same process: no second warm-up
+    play_chunk(spec, "r1", [Job("best", 4)])  # the same thread: no second warm-up
     assert played == [derive_seed(42, 4)]
 
     played.clear()
