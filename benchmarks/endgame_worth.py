@@ -35,6 +35,15 @@ check of the search's optimal moves more than a judge of JSMinesweeper's play.
 often an optimal cell is among those ``best``'s lookahead considers (within its
 ``cutoff`` of the safest), and how safe the optimal cells are.
 
+``--compiled`` values perfect play with the compiled search instead of the Python
+one, and judges no moves (no ``--strategy``, ``--where`` or ``--harness``): for
+searches past 5,000 layouts, where the Python search takes minutes a position.
+``best``'s own chance is walked as always (its endgame searches below the floor run
+compiled anyway).
+
+    python benchmarks/endgame_worth.py --rules expert --games 1000 --seed 20261600 \
+        --layouts 20000 --budget 5000000 --compiled
+
 A position whose search passes ``--budget`` states is counted and left out.
 """
 
@@ -52,6 +61,7 @@ from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.bench.stats import Z95
 from minesolver.codes import COVERED
 from minesolver.game import Game
+from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
 from minesolver.strategies.best import Best
@@ -60,6 +70,19 @@ from minesolver.strategies.endgame import (
     strategy_win_chance,
     win_chances,
 )
+
+
+def compiled_optimum(position: Position, found: tuple[list[int], list[int]], budget: int) -> float:
+    """Perfect play's chance to win from ``position`` (its ``enumerate_layouts``
+    answer ``found``) by the compiled search; :class:`BudgetExceeded` past ``budget``
+    states."""
+    from minesolver.strategies._compiled_endgame import CompiledSearch
+
+    unknown, layouts = found
+    root = CompiledSearch(position, unknown, budget).root(layouts)
+    if root is None:
+        raise BudgetExceeded(f"more than {budget} states")
+    return root[1]
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -81,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="best's own endgame threshold (default: its default)")
     parser.add_argument("--strategy", action="append", default=[],
                         help="also judge this strategy's move at the same positions")
+    parser.add_argument("--compiled", action="store_true",
+                        help="perfect play's chance by the compiled search, and no judging "
+                             "of moves (for positions too big for the Python search)")
     parser.add_argument("--where", action="store_true",
                         help="also value every cell: is an optimal one within best's cutoff?")
     parser.add_argument("--harness", help="also judge JSMinesweeper's move (its harness)")
@@ -88,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jsms-timeout", type=float, default=120,
                         help="seconds JSMinesweeper may take on one position (else not judged)")
     args = parser.parse_args(argv)
+    if args.compiled and (args.strategy or args.where or args.harness):
+        parser.error("--compiled values perfect play only: no --strategy, --where or --harness")
     if bool(args.harness) != bool(args.jsms):
         parser.error("--harness and --jsms go together")
     if args.layouts <= args.floor:
@@ -100,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     gains: list[float] = []  # one per game
     judges = ["best", *others, *(["JSMinesweeper analyser"] if args.harness else [])]
     regrets: dict[str, list[float | None]] = {name: [] for name in judges}
-    gave_up = 0
+    gave_up = met = 0
     where: list[float] = []  # --where: the safest optimal cell's safety over the safest's
     sums = {"W*": 0.0, "W*(best's move)": 0.0, "V": 0.0}
     started = time.perf_counter()
@@ -137,10 +165,14 @@ def main(argv: list[str] | None = None) -> int:
                         }
                         cells = list(dict.fromkeys([*cells, *safety]))
                     try:
-                        optimum, each = win_chances(
-                            position, cells, max_layouts=args.layouts, budget=args.budget
-                        )
-                        chances = dict(zip(cells, each, strict=True))
+                        if args.compiled:  # perfect play's chance alone, compiled
+                            optimum = compiled_optimum(position, found, args.budget)
+                            chances = {}
+                        else:
+                            optimum, each = win_chances(
+                                position, cells, max_layouts=args.layouts, budget=args.budget
+                            )
+                            chances = dict(zip(cells, each, strict=True))
                     except BudgetExceeded:
                         gave_up += 1
                         print(f"game {g}: {len(found[1])} layouts, search over budget")
@@ -151,24 +183,28 @@ def main(argv: list[str] | None = None) -> int:
                     )
                     for name in judges:  # None: not judged (JSMinesweeper timed out)
                         cell = picks.get(name)
-                        regrets[name].append(None if cell is None else optimum - chances[cell])
+                        if chances:
+                            regrets[name].append(
+                                None if cell is None else optimum - chances[cell]
+                            )
                     if args.where:
                         # how safe the safest optimal cell is, next to the safest cell
                         top = max(safety.values())
                         rel = max(safety[c] for c in safety if chances[c] >= optimum - 1e-12)
                         where.append(rel / top)
+                    met += 1
                     sums["W*"] += optimum
-                    sums["W*(best's move)"] += chances[move.cell]
+                    sums["W*(best's move)"] += chances.get(move.cell, math.nan)
                     sums["V"] += v
                     gain = optimum - v
                     shown = "".join(
                         f"; {name} {chances[cell]:.4f}"
                         for name, cell in picks.items() if len(picks) > 1
                     )
+                    mine = f"W*(best's move) {chances[move.cell]:.4f}, " if chances else ""
                     print(
                         f"game {g}: {len(found[1])} layouts; W* {optimum:.4f}, "
-                        f"W*(best's move) {chances[move.cell]:.4f}, best wins {v:.4f}; "
-                        f"gain {gain:+.4f}{shown}",
+                        f"{mine}best wins {v:.4f}; gain {gain:+.4f}{shown}",
                         flush=True,
                     )
                     break
@@ -177,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         if (g + 1) % 20 == 0:
             print(f"[{g + 1}/{args.games} games, {time.perf_counter() - started:.0f} s]",
                   file=sys.stderr, flush=True)
-    n, met = len(gains), len(regrets["best"])
+    n = len(gains)
     print(f"\n{args.rules}, seeds {args.seed}..{args.seed + n - 1}: {n} games; a guess with "
           f"{floor + 1}-{args.layouts} layouts met in {met} (search over budget in {gave_up})")
     if met:
@@ -188,21 +224,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"an optimal cell within best's cutoff ({cutoff} of the safest) at {within} of "
               f"{len(where)}; the safest optimal cell's safety over the safest's: median "
               f"{sorted(where)[len(where) // 2]:.3f}, lowest {min(where):.3f}")
-        for name, judged in regrets.items():
-            values = [r for r in judged if r is not None]
-            if not values:
-                continue
-            mean, half = interval(values)
-            line = (f"{name}: first move optimal in {sum(r <= 1e-12 for r in values)} of "
-                    f"{len(values)}, mean regret {100 * mean:.3f} points "
-                    f"[{100 * (mean - half):+.3f}, {100 * (mean + half):+.3f}] per position")
-            if name != "best":
-                paired = [a - b for a, b in zip(judged, regrets["best"], strict=True)
-                          if a is not None and b is not None]
-                diff, dhalf = interval(paired)
-                line += f"; minus best's {100 * diff:+.3f} [{100 * (diff - dhalf):+.3f}, " \
-                        f"{100 * (diff + dhalf):+.3f}]"
-            print(line)
+    for name, judged in regrets.items():
+        values = [r for r in judged if r is not None]
+        if not values:
+            continue
+        mean, half = interval(values)
+        line = (f"{name}: first move optimal in {sum(r <= 1e-12 for r in values)} of "
+                f"{len(values)}, mean regret {100 * mean:.3f} points "
+                f"[{100 * (mean - half):+.3f}, {100 * (mean + half):+.3f}] per position")
+        if name != "best":
+            paired = [a - b for a, b in zip(judged, regrets["best"], strict=True)
+                      if a is not None and b is not None]
+            diff, dhalf = interval(paired)
+            line += f"; minus best's {100 * diff:+.3f} [{100 * (diff - dhalf):+.3f}, " \
+                    f"{100 * (diff + dhalf):+.3f}]"
+        print(line)
     mean, half = interval(gains)
     print(f"gain per game of a search to {args.layouts} layouts: {100 * mean:+.3f} points "
           f"[{100 * (mean - half):+.3f}, {100 * (mean + half):+.3f}]; "
