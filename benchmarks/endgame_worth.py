@@ -61,28 +61,15 @@ from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.bench.stats import Z95
 from minesolver.codes import COVERED
 from minesolver.game import Game
-from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
 from minesolver.strategies.best import Best
 from minesolver.strategies.endgame import (
     BudgetExceeded,
+    best_endgame_move,
     strategy_win_chance,
     win_chances,
 )
-
-
-def compiled_optimum(position: Position, found: tuple[list[int], list[int]], budget: int) -> float:
-    """Perfect play's chance to win from ``position`` (its ``enumerate_layouts``
-    answer ``found``) by the compiled search; :class:`BudgetExceeded` past ``budget``
-    states."""
-    from minesolver.strategies._compiled_endgame import CompiledSearch
-
-    unknown, layouts = found
-    root = CompiledSearch(position, unknown, budget).root(layouts)
-    if root is None:
-        raise BudgetExceeded(f"more than {budget} states")
-    return root[1]
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -166,8 +153,13 @@ def main(argv: list[str] | None = None) -> int:
                         cells = list(dict.fromkeys([*cells, *safety]))
                     try:
                         if args.compiled:  # perfect play's chance alone, compiled
-                            optimum = compiled_optimum(position, found, args.budget)
-                            chances = {}
+                            result = best_endgame_move(
+                                position, max_layouts=args.layouts, budget=args.budget,
+                                kernel="numba",
+                            )
+                            if result is None:
+                                raise BudgetExceeded(f"more than {args.budget} states")
+                            optimum, chances = result.win_chance, {}
                         else:
                             optimum, each = win_chances(
                                 position, cells, max_layouts=args.layouts, budget=args.budget
