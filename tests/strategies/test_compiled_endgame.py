@@ -87,6 +87,28 @@ def test_compiled_search_equals_the_reference(budget, prune):
         assert over >= 1  # the budget is met, and both give up alike
 
 
+@pytest.mark.parametrize(("mines", "budget"), [(2, 10**6), (3, 5_000)])
+def test_the_compiled_search_equals_the_reference_past_64_cells(mines, budget):
+    """A 25x3 board, all covered but a 1 in the middle: the kernel keeps a layout's
+    mines as several 64-bit words, and a cell past the first word must count as
+    holding a mine as much as one in it (two mines: 528 layouts, solved; three:
+    17,160, past the budget, where both must give up at the same state)."""
+    rows = ["H" * 25, "H" * 12 + "1" + "H" * 12, "H" * 25]
+    position = Position.from_text(f"25x3x{mines}\n" + "\n".join(rows) + "\n")
+    found = enumerate_layouts(position, 20_000)
+    assert found is not None
+    cells, layouts = found
+    (compiled, got), (plain, want) = both(position, cells, layouts, budget)
+    assert len(compiled.keep) > 64
+    assert compiled.states == plain.limit - plain.budget
+    if want is None:
+        assert got is None
+        return
+    assert got is not None
+    assert got[1] == pytest.approx(want[1], abs=TOL)
+    assert got[2] == pytest.approx(want[2], abs=TOL)
+
+
 def test_giving_cells_up_part_way_keeps_the_value_and_saves_states():
     pruned_states = plain_states = 0
     for position, cells, layouts in game_positions():

@@ -1,10 +1,11 @@
 """The numba endgame search behind :mod:`.endgame` (imported only when numba is installed).
 
 The same game tree as :class:`.endgame._Search`, the plain-Python reference, on
-arrays: layout ``i`` is row ``i`` of ``mine`` (1 where cell ``j`` holds a mine) and
-of ``shown`` (the number cell ``j`` shows, counting only the unknown cells around
-it: the rest is the same in every layout).  A state is an array of layout indices
-in increasing order.  The steps and their order are the reference's: free cells
+arrays: ``code[j, i]`` is what cell ``j`` holds in layout ``i``, :data:`MINE` or the
+number it shows (counting only the unknown cells around it: the rest is the same
+in every layout), stored cell by cell so that a state's layouts, kept in increasing
+order, are read front to back; ``words[i]`` has layout ``i``'s mines as bits.  A
+state is a run of layout indices.  The steps and their order are the reference's: free cells
 first, split by the numbers they show all at once; otherwise the cells that may be
 safe, most often safe first, skipped once even winning every branch could not beat
 the best so far, and given up part way once the numbers it may show that are left
@@ -12,7 +13,9 @@ could not make up the difference; the same budget of states.
 
 States are memoised under a 128-bit Zobrist key (two 64-bit XORs of a random word
 per layout), as chess engines key positions: two different sets of layouts share
-a key with probability about ``2**-128`` per pair.
+a key with probability about ``2**-128`` per pair.  The memo is a table probed
+linearly (about 4 times faster than a typed dict, and a third of its memory);
+the moves chosen, read back from Python, are a typed dict.
 
 A search that runs past its budget returns :data:`OVER`.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.typed import Dict, List
+from numba.typed import Dict
 
 from ..position import Position
 
@@ -30,19 +33,17 @@ __all__ = ["OVER", "CompiledSearch", "search"]
 OVER = -1.0
 _SPLIT = 0
 _CHOOSE = 1
+MINE = 9  # what a layout's cell shows in ``code`` when it holds a mine
 _KEY = types.UniTuple(types.int64, 2)  # type: ignore[no-untyped-call]
 _MOVE = types.UniTuple(types.float64, 3)  # type: ignore[no-untyped-call]
 
 
 @njit(cache=True)
-def new_tables():  # type: ignore[no-untyped-def]
-    """An empty memo (key: value) and an empty table of chosen moves
-    (key: (cell, win chance, safety)).  (The tables are made and read only in
-    compiled code: used from the interpreter, a typed dict compiles its methods
-    afresh in every process.)"""
-    memo = Dict.empty(key_type=_KEY, value_type=types.float64)
-    chosen = Dict.empty(key_type=_KEY, value_type=_MOVE)
-    return memo, chosen
+def new_chosen():  # type: ignore[no-untyped-def]
+    """An empty table of chosen moves (key: (cell, win chance, safety)).  (It is
+    made and read only in compiled code: used from the interpreter, a typed dict
+    compiles its methods afresh in every process.)"""
+    return Dict.empty(key_type=_KEY, value_type=_MOVE)
 
 
 @njit(cache=True, nogil=True)
@@ -88,112 +89,153 @@ def recalled(chosen, idx, z1, z2):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def _groups(idx, labels, count):  # type: ignore[no-untyped-def]
-    """``idx`` split by ``labels`` (0 .. count-1, numbered by first appearance): the
-    members in order, and where each group starts."""
-    n = idx.shape[0]
-    sizes = np.zeros(count + 1, dtype=np.int64)
-    for i in range(n):
-        sizes[labels[i] + 1] += 1
-    starts = np.cumsum(sizes)
-    fill = starts[:-1].copy()
-    out = np.empty(n, dtype=idx.dtype)
-    for i in range(n):
-        g = labels[i]
-        out[fill[g]] = idx[i]
-        fill[g] += 1
-    return out, starts
+def _key(buf, r, lo, hi, z1, z2):  # type: ignore[no-untyped-def]
+    """:func:`state_key` of the state ``buf[r, lo:hi]``."""
+    h1 = np.int64(0)
+    h2 = np.int64(0)
+    for i in range(lo, hi):
+        h1 ^= z1[buf[r, i]]
+        h2 ^= z2[buf[r, i]]
+    return h1, h2
 
 
 @njit(cache=True, nogil=True)
-def _open_split(idx, j, mine, shown):  # type: ignore[no-untyped-def]
-    """The layouts of ``idx`` where cell ``j`` is safe, grouped by the number it
-    shows (groups in order of first appearance): members, and where each starts."""
-    n = idx.shape[0]
-    group = np.full(9, -1, dtype=np.int64)  # the group of each number
-    sizes = np.zeros(10, dtype=np.int64)
-    count = 0
+def _slot(table, h1, h2):  # type: ignore[no-untyped-def]
+    """The row of the memo ``table`` (rows: ``h1, h2``, the value's bits; bits -1:
+    empty) holding the key ``(h1, h2)``, or the empty row where it goes."""
+    mask = table.shape[0] - 1
+    s = h1 & mask
+    while table[s, 2] != -1 and not (table[s, 0] == h1 and table[s, 1] == h2):
+        s = (s + 1) & mask
+    return s
+
+
+@njit(cache=True, nogil=True)
+def _some_mine(buf, r, lo, hi, words, out):  # type: ignore[no-untyped-def]
+    """``out``: the cells (bit masks) holding a mine in some layout of the state."""
+    for k in range(words.shape[1]):
+        out[k] = 0
+    for i in range(lo, hi):
+        row = buf[r, i]
+        for k in range(words.shape[1]):
+            out[k] |= words[row, k]
+
+
+@njit(cache=True, nogil=True)
+def _free_split(buf, r, lo, hi, some, settled, code, labels, seen):  # type: ignore[no-untyped-def]
+    """The state split by the numbers its free cells (not in ``some``) show, refined
+    one free cell at a time; the cells in ``settled`` show one number throughout
+    already.  Fills ``labels[:hi - lo]`` (numbered by first appearance); returns
+    how many groups."""
+    n = hi - lo
     for i in range(n):
-        row = idx[i]
-        if mine[row, j]:
+        labels[i] = 0
+    count = 1
+    for j in range(code.shape[0]):
+        if (some[j >> 6] | settled[j >> 6]) & (np.uint64(1) << np.uint64(j & 63)):
             continue
-        v = shown[row, j]
+        col = code[j]
+        first = col[buf[r, lo]]
+        i = 1
+        while i < n and col[buf[r, lo + i]] == first:
+            i += 1
+        if i == n:
+            continue  # the same number everywhere
+        for c in range(count * 9):
+            seen[c] = -1
+        fresh = 0
+        for i in range(n):
+            at = labels[i] * 9 + col[buf[r, lo + i]]
+            if seen[at] < 0:
+                seen[at] = fresh
+                fresh += 1
+            labels[i] = seen[at]
+        count = fresh
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _group(buf, r, lo, hi, labels, count, out, bounds):  # type: ignore[no-untyped-def]
+    """The state regrouped by ``labels`` into ``out``, group ``g`` at
+    ``bounds[g]:bounds[g + 1]``, members in order."""
+    for g in range(count + 1):
+        bounds[g] = 0
+    for i in range(hi - lo):
+        bounds[labels[i] + 1] += 1
+    for g in range(count):
+        bounds[g + 1] += bounds[g]
+    for i in range(hi - lo):  # bounds[g] runs ahead as group g fills ...
+        g = labels[i]
+        out[bounds[g]] = buf[r, lo + i]
+        bounds[g] += 1
+    for g in range(count, 0, -1):  # ... and is put back
+        bounds[g] = bounds[g - 1]
+    bounds[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def _open_split(buf, r, lo, hi, j, code, out, bounds):  # type: ignore[no-untyped-def]
+    """The layouts of the state where cell ``j`` is safe, grouped by the number it
+    shows (groups in order of first appearance) into ``out``, group ``g`` at
+    ``bounds[g]:bounds[g + 1]``; returns how many groups."""
+    group = np.full(9, -1, dtype=np.int64)  # the group of each number
+    fill = np.zeros(10, dtype=np.int64)
+    count = 0
+    col = code[j]
+    for i in range(lo, hi):
+        v = col[buf[r, i]]
+        if v == MINE:
+            continue
         if group[v] < 0:
             group[v] = count
             count += 1
-        sizes[group[v] + 1] += 1
-    starts = np.cumsum(sizes[: count + 1])
-    fill = starts[:count].copy()
-    out = np.empty(starts[count], dtype=np.int64)
-    for i in range(n):
-        row = idx[i]
-        if mine[row, j]:
+        fill[group[v] + 1] += 1
+    bounds[0] = 0
+    for g in range(count):
+        bounds[g + 1] = bounds[g] + fill[g + 1]
+        fill[g] = bounds[g]  # where group g fills next
+    for i in range(lo, hi):
+        row = buf[r, i]
+        v = col[row]
+        if v == MINE:
             continue
-        g = group[shown[row, j]]
+        g = group[v]
         out[fill[g]] = row
         fill[g] += 1
-    return out, starts
+    return count
 
 
 @njit(cache=True, nogil=True)
-def _free_split(idx, mines, shown):  # type: ignore[no-untyped-def]
-    """The state ``idx`` split by the numbers its free cells (``mines[j] == 0``)
-    show, refined one free cell at a time: a label per layout, and their count."""
-    n = idx.shape[0]
-    labels = np.zeros(n, dtype=np.int64)
-    count = 1
-    for j in range(mines.shape[0]):
-        if mines[j]:
-            continue
-        first = shown[idx[0], j]
-        i = 1
-        while i < n and shown[idx[i], j] == first:
-            i += 1
-        if i == n:
-            continue  # the same number everywhere (as for every cell opened on the way)
-        seen = np.full(count * 9, -1, dtype=np.int64)
-        fresh = 0
-        for i in range(n):
-            code = labels[i] * 9 + shown[idx[i], j]
-            if seen[code] < 0:
-                seen[code] = fresh
-                fresh += 1
-            labels[i] = seen[code]
-        count = fresh
-    return labels, count
-
-
-@njit(cache=True, nogil=True)
-def _mines(idx, mine):  # type: ignore[no-untyped-def]
-    """How many layouts of ``idx`` hold a mine in each cell."""
-    mines = np.zeros(mine.shape[1], dtype=np.int64)
-    for i in range(idx.shape[0]):
-        row = idx[i]
-        for j in range(mine.shape[1]):
-            mines[j] += mine[row, j]
-    return mines
-
-
-@njit(cache=True, nogil=True)
-def _candidates(mines, n, skip_free):  # type: ignore[no-untyped-def]
-    """The cells to try in a state of ``n`` layouts with ``mines`` per cell (not a
-    mine in every layout; not free when ``skip_free``), most often safe first (ties:
-    lower cell first), with how many layouts each is safe in."""
-    cells = mines.shape[0]
-    cand = np.empty(cells, dtype=np.int64)
-    alive = np.empty(cells, dtype=np.int64)
+def _candidates(buf, r, lo, hi, code, some, skip_free, cand, alive):  # type: ignore[no-untyped-def]
+    """The cells to try in the state (not a mine in every layout; not free when
+    ``skip_free``; only the cells in ``some`` can hold a mine) into ``cand``, most
+    often safe first (ties: lower cell first), and how many layouts each is safe
+    in into ``alive``; returns how many."""
+    n = hi - lo
+    cells = code.shape[0]
+    mines = np.zeros(cells, dtype=np.int64)
+    for j in range(cells):
+        if some[j >> 6] & (np.uint64(1) << np.uint64(j & 63)):
+            col = code[j]
+            for i in range(lo, hi):
+                mines[j] += col[buf[r, i]] == MINE
     m = 0
     for j in range(cells):
         if mines[j] < n and (mines[j] > 0 or not skip_free):
-            cand[m] = j
-            alive[m] = n - mines[j]
+            a = n - mines[j]
+            t = m  # insert after every cell safe as often (a stable sort)
+            while t > 0 and alive[t - 1] < a:
+                cand[t] = cand[t - 1]
+                alive[t] = alive[t - 1]
+                t -= 1
+            cand[t] = j
+            alive[t] = a
             m += 1
-    order = np.argsort(-alive[:m], kind="mergesort")
-    return cand[order], alive[order]
+    return m
 
 
 @njit(cache=True, nogil=True)
-def search(mine, shown, z1, z2, memo, chosen, budget, prune):  # type: ignore[no-untyped-def]
+def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyped-def]
     """``(cell, win chance, safety)`` of the best cell to open with every layout
     possible (no cell counted as opened already); cell -2 past the budget.
 
@@ -203,10 +245,21 @@ def search(mine, shown, z1, z2, memo, chosen, budget, prune):  # type: ignore[no
     the split by the number it shows (``_CHOOSE``).  Without ``prune`` a candidate
     is valued to the end even once it cannot beat the best (the search before the
     cut, kept to measure it).
+
+    Nothing is allocated per state: frame ``d``'s state is ``buf[d, lo[d]:hi[d]]``
+    (a part of the frame above), its partition is row ``d + 1`` of ``buf`` with the
+    parts' bounds in row ``d`` of ``bounds``.  The free cells known to show one
+    number throughout (``settled``) are handed down and not looked at again.  The
+    memo is a table of keys and values probed linearly, doubled when 3/4 full.
     """
-    n, cells = mine.shape
+    cells, n = code.shape
+    nw = words.shape[1]
     cap = 2 * cells + 8  # deeper than any game: each level opens or splits
-    size = np.zeros(cap, dtype=np.int64)
+    buf = np.empty((cap + 1, n), dtype=np.int64)  # rows are touched only when reached
+    bounds = np.empty((cap, n + 1), dtype=np.int64)
+    parts = np.zeros(cap, dtype=np.int64)
+    lo = np.zeros(cap, dtype=np.int64)
+    hi = np.zeros(cap, dtype=np.int64)
     mode = np.zeros(cap, dtype=np.int64)
     g_at = np.zeros(cap, dtype=np.int64)
     o_at = np.zeros(cap, dtype=np.int64)
@@ -216,94 +269,95 @@ def search(mine, shown, z1, z2, memo, chosen, budget, prune):  # type: ignore[no
     bj = np.zeros(cap, dtype=np.int64)
     bw = np.zeros(cap, dtype=np.float64)
     bs = np.zeros(cap, dtype=np.float64)
-    empty = np.zeros(0, dtype=np.int64)
-    idxs = List()
-    members = List()
-    starts = List()
-    cands = List()
-    alives = List()
-    for _ in range(cap):
-        idxs.append(empty)
-        members.append(empty)
-        starts.append(empty)
-        cands.append(empty)
-        alives.append(empty)
+    cand = np.empty((cap, cells), dtype=np.int64)
+    alive = np.empty((cap, cells), dtype=np.int64)
+    ncand = np.zeros(cap, dtype=np.int64)
+    settled = np.zeros((cap, nw), dtype=np.uint64)
+    some = np.zeros(nw, dtype=np.uint64)
+    labels = np.empty(n, dtype=np.int64)
+    seen = np.empty(9 * n + 9, dtype=np.int64)
+    table = np.full((1 << 12, 3), -1, dtype=np.int64)
+    stored = 0
+    value = np.zeros(1, dtype=np.float64)  # a value, and as bits the way the table keeps it
+    bits = value.view(np.int64)
 
-    root = np.arange(n, dtype=np.int64)
-    cand, alive = _candidates(_mines(root, mine), n, False)
-    if cand.shape[0] == 0:
+    for i in range(n):
+        buf[0, i] = i
+    hi[0] = n
+    _some_mine(buf, 0, 0, n, words, some)
+    ncand[0] = _candidates(buf, 0, 0, n, code, some, False, cand[0], alive[0])
+    if ncand[0] == 0:
         return -1, 0.0, 0.0
     d = 0
-    idxs[0] = root
-    size[0] = n
     mode[0] = _CHOOSE
-    cands[0] = cand
-    alives[0] = alive
     bj[0], bw[0], bs[0] = -1, -1.0, 0.0
-    mem, st = _open_split(root, cand[0], mine, shown)
-    members[0] = mem
-    starts[0] = st
+    parts[0] = _open_split(buf, 0, 0, n, cand[0, 0], code, buf[1], bounds[0])
     while True:
-        st = starts[d]
         g = g_at[d]
-        if g < st.shape[0] - 1:  # the next part of this frame's partition
-            if prune and mode[d] == _CHOOSE and total[d] + (st[-1] - st[g]) <= bw[d] * size[d]:
+        if g < parts[d]:  # the next part of this frame's partition
+            left = bounds[d, parts[d]] - bounds[d, g]
+            if prune and mode[d] == _CHOOSE and total[d] + left <= bw[d] * (hi[d] - lo[d]):
                 # even winning every part left cannot beat the best so far
-                g_at[d] = st.shape[0] - 1
+                g_at[d] = parts[d]
                 total[d] = -1.0
                 continue
             g_at[d] = g + 1
-            part = members[d][st[g] : st[g + 1]]
-            m = part.shape[0]
+            plo, phi = bounds[d, g], bounds[d, g + 1]
+            m = phi - plo
             if m == 1:
                 total[d] += 1.0
                 continue
-            key = state_key(part, z1, z2)
-            known = memo.get(key, -1.0)
-            if known >= 0.0:
-                total[d] += m * known
+            h1, h2 = _key(buf, d + 1, plo, phi, z1, z2)
+            s = _slot(table, h1, h2)
+            if table[s, 2] != -1:
+                bits[0] = table[s, 2]
+                total[d] += m * value[0]
                 continue
             budget[0] -= 1
             if budget[0] < 0 or d + 1 >= cap:
                 return -2, OVER, 0.0
+            settled[d + 1] = settled[d]
+            if mode[d] == _CHOOSE:  # the cell opened shows one number in each part
+                j = cand[d, o_at[d]]
+                settled[d + 1, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
             d += 1
-            part = part.copy()
-            idxs[d] = part
-            size[d] = m
-            k1[d], k2[d] = key
+            lo[d], hi[d] = plo, phi
+            k1[d], k2[d] = h1, h2
             g_at[d] = 0
             total[d] = 0.0
-            mines = _mines(part, mine)
-            labels, count = _free_split(part, mines, shown)
+            _some_mine(buf, d, plo, phi, words, some)
+            count = _free_split(buf, d, plo, phi, some, settled[d], code, labels, seen)
+            for k in range(nw):  # in each part below, every free cell shows one number
+                settled[d, k] |= ~some[k]
             if count > 1:
                 mode[d] = _SPLIT
-                mem, st = _groups(part, labels, count)
+                _group(buf, d, plo, phi, labels, count, buf[d + 1], bounds[d])
+                parts[d] = count
             else:
-                cand, alive = _candidates(mines, m, True)
-                if cand.shape[0] == 0:
+                ncand[d] = _candidates(buf, d, plo, phi, code, some, True, cand[d], alive[d])
+                if ncand[d] == 0:
                     return -2, OVER, 0.0  # two layouts no cell tells apart: never
                 mode[d] = _CHOOSE
-                cands[d] = cand
-                alives[d] = alive
                 o_at[d] = 0
                 bj[d], bw[d], bs[d] = -1, -1.0, 0.0
-                mem, st = _open_split(part, cand[0], mine, shown)
-            members[d] = mem
-            starts[d] = st
+                parts[d] = _open_split(
+                    buf, d, plo, phi, cand[d, 0], code, buf[d + 1], bounds[d]
+                )
             continue
+        size = hi[d] - lo[d]
         if mode[d] == _CHOOSE:  # a candidate valued: keep it if best, try the next
             o = o_at[d]
-            w = total[d] / size[d]
+            w = total[d] / size
             if w > bw[d]:
-                bj[d], bw[d], bs[d] = cands[d][o], w, alives[d][o] / size[d]
+                bj[d], bw[d], bs[d] = cand[d, o], w, alive[d, o] / size
             o += 1
-            if o < cands[d].shape[0] and alives[d][o] / size[d] > bw[d]:
+            if o < ncand[d] and alive[d, o] / size > bw[d]:
                 o_at[d] = o
                 g_at[d] = 0
                 total[d] = 0.0
-                mem, st = _open_split(idxs[d], cands[d][o], mine, shown)
-                members[d] = mem
-                starts[d] = st
+                parts[d] = _open_split(
+                    buf, d, lo[d], hi[d], cand[d, o], code, buf[d + 1], bounds[d]
+                )
                 continue
             # the rest cannot beat the best even winning every branch
             if d == 0:
@@ -311,10 +365,21 @@ def search(mine, shown, z1, z2, memo, chosen, budget, prune):  # type: ignore[no
             result = bw[d]
             chosen[(k1[d], k2[d])] = (float(bj[d]), bw[d], bs[d])
         else:
-            result = total[d] / size[d]
-        memo[(k1[d], k2[d])] = result
+            result = total[d] / size
+        if 4 * (stored + 1) > 3 * table.shape[0]:  # keep the table at most 3/4 full
+            old = table
+            table = np.full((2 * old.shape[0], 3), -1, dtype=np.int64)
+            for t in range(old.shape[0]):
+                if old[t, 2] != -1:
+                    u = _slot(table, old[t, 0], old[t, 1])
+                    table[u, 0], table[u, 1], table[u, 2] = old[t, 0], old[t, 1], old[t, 2]
+        s = _slot(table, k1[d], k2[d])
+        if table[s, 2] == -1:
+            stored += 1
+        value[0] = result
+        table[s, 0], table[s, 1], table[s, 2] = k1[d], k2[d], bits[0]
         d -= 1
-        total[d] += size[d + 1] * result
+        total[d] += size * result
 
 
 class CompiledSearch:
@@ -334,7 +399,7 @@ class CompiledSearch:
             flat += [index[n] for n in position.grid.neighbours(c) if n in index]
             at.append(len(flat))
         self._around = np.array(at, dtype=np.int64), np.array(flat, dtype=np.int64)
-        self.memo, self.chosen = new_tables()
+        self.chosen = new_chosen()
         self.budget = np.array([budget], dtype=np.int64)
         self.limit = budget
         self.index: dict[int, int] = {}
@@ -362,9 +427,10 @@ class CompiledSearch:
         self.z1 = rng.integers(low, high, size=n, dtype=np.int64, endpoint=True)
         self.z2 = rng.integers(low, high, size=n, dtype=np.int64, endpoint=True)
         self.index = {lay: i for i, lay in enumerate(layouts)}
-        j, win, safety = search(
-            mine, shown, self.z1, self.z2, self.memo, self.chosen, self.budget, self.prune
-        )
+        pad = np.pad(mine, ((0, 0), (0, -mine.shape[1] % 64)))  # whole 64-bit words
+        words = np.packbits(pad, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+        code = np.ascontiguousarray(np.where(mine == 1, MINE, shown).T.astype(np.int8))
+        j, win, safety = search(code, words, self.z1, self.z2, self.chosen, self.budget, self.prune)
         if j == -2:
             return None
         if j < 0:
