@@ -5,7 +5,9 @@ minesolver play them (stored in a SQLite file, so a killed run resumes) and has
 JSMinesweeper's own solver play them through the headless harness in ../shared/peers
 (``--always-tiebreak``: it plays as on an idle machine), then prints the paired table:
 wins of each side, games won by one side only, the difference with its 95% interval,
-McNemar's exact p, and the median and mean milliseconds per game of each side.
+McNemar's exact p, and the median and mean milliseconds per game of each side; with a
+safe first click, the one-side wins and McNemar's p again on the boards where that click
+opened an area and on those where it showed a number.
 
     python benchmarks/versus_jsms.py --games 2000 --seed 20261123 \\
         --harness ../shared/peers/jsms_harness.js --jsms /work/peers/JSMinesweeper
@@ -139,9 +141,25 @@ def read_jsms(path: Path) -> dict[int, tuple[bool, float]]:
     return out
 
 
+def opened_first(layouts: Path, rules: Rules, cell: tuple[int, int]) -> list[bool]:
+    """For each board of the layout file: did the first click at ``cell`` open an area
+    (no mine on it or around it)?"""
+    row, col = cell
+    around = {r * rules.width + c
+              for r in range(max(row - 1, 0), min(row + 2, rules.height))
+              for c in range(max(col - 1, 0), min(col + 2, rules.width))}
+    out = []
+    for line in layouts.read_text().splitlines():
+        if line.strip():
+            out.append(around.isdisjoint(json.loads(line)["mines"]))
+    return out
+
+
 def table(ours: dict[int, tuple[bool, float]], theirs: dict[int, tuple[bool, float]],
-          games: int) -> dict[str, Any]:
-    both = [i for i in range(games) if i in ours and i in theirs]
+          games: int, boards: list[int] | None = None) -> dict[str, Any]:
+    """The paired figures over the boards played by both sides (of ``boards`` only,
+    when given)."""
+    both = [i for i in (range(games) if boards is None else boards) if i in ours and i in theirs]
     a = [ours[i][0] for i in both]
     b = [theirs[i][0] for i in both]
     a_only = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
@@ -208,6 +226,19 @@ def main() -> None:
     if r["jsms_ms_median"]:
         print(f"  median time per game: minesolver / JSMinesweeper = "
               f"{r['minesolver_ms_median'] / r['jsms_ms_median']:.3f}")
+    if rules.first_click == "safe":  # where the first click opened an area, and where not
+        opened = opened_first(layouts, rules, cell)
+        result["by_first_click"] = {}
+        for label, want in (("opened an area", True), ("showed a number", False)):
+            part = table(ours, theirs, opts.games,
+                         [i for i in range(opts.games) if opened[i] is want])
+            result["by_first_click"][label] = part
+            if part["games"]:
+                lo, hi = part["diff_ci95"]
+                print(f"  first click {label}: {part['games']} boards, won by one side only "
+                      f"{part['only_minesolver']} / {part['only_jsms']}, difference "
+                      f"{part['diff']:+.2%} [{lo:+.2%}, {hi:+.2%}], "
+                      f"McNemar p = {part['mcnemar_p']:.3g}")
     if opts.json:
         print(json.dumps(result))
 
