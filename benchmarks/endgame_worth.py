@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     gave_up = met = 0
     where: list[float] = []  # --where: the safest optimal cell's safety over the safest's
     sums = {"W*": 0.0, "W*(best's move)": 0.0, "V": 0.0}
+    if args.compiled:  # no move is judged: best's move has no value of its own
+        del sums["W*(best's move)"]
     started = time.perf_counter()
     for g in range(args.games):
         seed = args.seed + g
@@ -186,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                         where.append(rel / top)
                     met += 1
                     sums["W*"] += optimum
-                    sums["W*(best's move)"] += chances.get(move.cell, math.nan)
+                    if chances:
+                        sums["W*(best's move)"] += chances[move.cell]
                     sums["V"] += v
                     gain = optimum - v
                     shown = "".join(

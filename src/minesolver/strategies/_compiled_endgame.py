@@ -64,12 +64,7 @@ def numbers_shown(mine, nbr_at, nbr):  # type: ignore[no-untyped-def]
 @njit(cache=True, nogil=True)
 def state_key(idx, z1, z2):  # type: ignore[no-untyped-def]
     """The 128-bit key of the state ``idx``."""
-    h1 = np.int64(0)
-    h2 = np.int64(0)
-    for i in range(idx.shape[0]):
-        h1 ^= z1[idx[i]]
-        h2 ^= z2[idx[i]]
-    return (h1, h2)
+    return _key(idx.reshape(1, -1), 0, 0, idx.shape[0], z1, z2)
 
 
 @njit(cache=True)
@@ -174,12 +169,13 @@ def _group(buf, r, lo, hi, labels, count, out, bounds):  # type: ignore[no-untyp
 
 
 @njit(cache=True, nogil=True)
-def _open_split(buf, r, lo, hi, j, code, out, bounds):  # type: ignore[no-untyped-def]
+def _open_split(buf, r, lo, hi, j, code, out, bounds, group, fill):  # type: ignore[no-untyped-def]
     """The layouts of the state where cell ``j`` is safe, grouped by the number it
     shows (groups in order of first appearance) into ``out``, group ``g`` at
-    ``bounds[g]:bounds[g + 1]``; returns how many groups."""
-    group = np.full(9, -1, dtype=np.int64)  # the group of each number
-    fill = np.zeros(10, dtype=np.int64)
+    ``bounds[g]:bounds[g + 1]``; returns how many groups.  ``group`` (9 entries: the
+    group of each number) and ``fill`` (10) are scratch."""
+    group[:] = -1
+    fill[:] = 0
     count = 0
     col = code[j]
     for i in range(lo, hi):
@@ -276,6 +272,8 @@ def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyp
     some = np.zeros(nw, dtype=np.uint64)
     labels = np.empty(n, dtype=np.int64)
     seen = np.empty(9 * n + 9, dtype=np.int64)
+    group = np.empty(9, dtype=np.int64)  # scratch of _open_split
+    fill = np.empty(10, dtype=np.int64)
     table = np.full((1 << 12, 3), -1, dtype=np.int64)
     stored = 0
     value = np.zeros(1, dtype=np.float64)  # a value, and as bits the way the table keeps it
@@ -291,7 +289,7 @@ def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyp
     d = 0
     mode[0] = _CHOOSE
     bj[0], bw[0], bs[0] = -1, -1.0, 0.0
-    parts[0] = _open_split(buf, 0, 0, n, cand[0, 0], code, buf[1], bounds[0])
+    parts[0] = _open_split(buf, 0, 0, n, cand[0, 0], code, buf[1], bounds[0], group, fill)
     while True:
         g = g_at[d]
         if g < parts[d]:  # the next part of this frame's partition
@@ -341,7 +339,7 @@ def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyp
                 o_at[d] = 0
                 bj[d], bw[d], bs[d] = -1, -1.0, 0.0
                 parts[d] = _open_split(
-                    buf, d, plo, phi, cand[d, 0], code, buf[d + 1], bounds[d]
+                    buf, d, plo, phi, cand[d, 0], code, buf[d + 1], bounds[d], group, fill
                 )
             continue
         size = hi[d] - lo[d]
@@ -356,7 +354,7 @@ def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyp
                 g_at[d] = 0
                 total[d] = 0.0
                 parts[d] = _open_split(
-                    buf, d, lo[d], hi[d], cand[d, o], code, buf[d + 1], bounds[d]
+                    buf, d, lo[d], hi[d], cand[d, o], code, buf[d + 1], bounds[d], group, fill
                 )
                 continue
             # the rest cannot beat the best even winning every branch
