@@ -18,8 +18,9 @@ in such endgames it is stronger than the player whose games are compared).  The 
 guess where the two pick cells of different exact risk is *the* disagreement of that
 game; the table says on what kind of move it came, which side took the lower exact risk
 there (by minesolver's exact engine), and who went on to win.  Picks of equal risk (two
-corner cells, say) are counted as ties and the search goes on.  Each question starts a
-node process (about 1 s).
+corner cells, say) are counted as ties and the search goes on.  The questions go to one
+node process per worker (``benchmarks/jsms_ask.js``, which runs the harness's ``probs
+--move`` with JSMinesweeper loaded once).
 
     python benchmarks/losses.py --versus /work/runs/vs_safe --max-games 100 \
         --harness ../shared/peers/jsms_harness.js --jsms /work/peers/JSMinesweeper
@@ -32,6 +33,7 @@ import collections
 import json
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -85,28 +87,62 @@ def harness_text(position: Position) -> str:
     return f"{position.width} {position.height} {position.mines}\n" + "\n".join(rows) + "\n"
 
 
+class Analyser:
+    """JSMinesweeper's analyser in one node process (``benchmarks/jsms_ask.js``, the
+    harness's ``probs --move`` without loading JSMinesweeper again for each question),
+    restarted after a question it leaves unanswered."""
+
+    def __init__(self, harness: str, jsms: str) -> None:
+        self.command = ["node", str(Path(__file__).with_name("jsms_ask.js")), harness]
+        self.env = {**os.environ, "JSMS_DIR": str(Path(jsms).resolve())}
+        self.process: subprocess.Popen[str] | None = None
+
+    def ask(self, position: Position, timeout: float) -> dict[str, object] | None:
+        """The harness's answer on ``position``; ``None`` after ``timeout`` seconds."""
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, text=True, env=self.env)
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(harness_text(position))
+        try:
+            process.stdin.write(handle.name + "\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], timeout)
+            if not ready:
+                process.kill()
+                process.wait()
+                return None
+            line = process.stdout.readline()
+        finally:
+            os.unlink(handle.name)
+        if not line.strip():
+            sys.exit("losses: the harness failed (its error is above)")
+        answer: dict[str, object] = json.loads(line)
+        return answer
+
+
+_analysers: dict[tuple[int, str, str], Analyser] = {}
+
+
 def jsms_move(
     position: Position, opts: argparse.Namespace, timeout: float = 600
 ) -> tuple[int, int] | None:
     """JSMinesweeper's analyser's move on ``position`` as ``(row, col)``; ``None``
-    when it has none, or takes more than ``timeout`` seconds (said on stderr)."""
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-        handle.write(harness_text(position))
-    try:
-        env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
-        out = subprocess.run(
-            ["node", opts.harness, "probs", handle.name, "--move", "--always-tiebreak"],
-            capture_output=True, text=True, env=env, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
+    when it has none, or takes more than ``timeout`` seconds (said on stderr).  Each
+    process keeps one analyser."""
+    key = (os.getpid(), opts.harness, opts.jsms)
+    analyser = _analysers.setdefault(key, Analyser(opts.harness, opts.jsms))
+    answer = analyser.ask(position, timeout)
+    if answer is None:
         print(f"losses: JSMinesweeper took over {timeout:.0f} s on a position; skipped",
               file=sys.stderr)
         return None
-    finally:
-        os.unlink(handle.name)
-    if not out.stdout.strip():
-        sys.exit(f"losses: the harness failed: {out.stderr.strip()[-300:]}")
-    move = json.loads(out.stdout).get("move")
-    return None if move is None else (int(move["y"]), int(move["x"]))
+    move = answer.get("move")
+    if not isinstance(move, dict):
+        return None
+    return int(move["y"]), int(move["x"])
 
 
 def first_disagreement(spec: RunSpec, index: int, strategy: str,
