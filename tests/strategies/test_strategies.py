@@ -10,6 +10,7 @@ each position it was shown, independently of the strategy's own analysis:
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 import pytest
@@ -24,6 +25,7 @@ from minesolver.position import Position
 from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
 from minesolver.strategies.best import forced_guess
+from minesolver.survey import fifty_fifty_pairs
 
 BUILTIN = {"best", "dfs", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
 
@@ -328,6 +330,54 @@ def test_forced_guess_finds_an_isolated_fifty_fifty():
     # uncertain cells touching a clue next to the pair: opening them may tell it apart
     spoiled = Position.from_text("3x3x2\nH10\nH21\nHHH\n")
     assert forced_guess(spoiled, analyze(spoiled)) is None
+
+
+WALLED = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")  # (1,1)/(2,1) walled by mines
+
+
+def test_a_fifty_fifty_walled_by_mines_is_forced_with_walled_on():
+    # (1,2) is uncertain and touches both cells of the pair: the isolated rule does not
+    # see it, the walled one does
+    assert forced_guess(WALLED, analyze(WALLED)) is None
+    assert WALLED.coords(forced_guess(WALLED, analyze(WALLED), walled=True)) in ((1, 1), (2, 1))
+    for name, reason in (("best:endgame=off", "guess"), ("best:endgame=off,walled=on", "forced")):
+        best = find_strategy(name)
+        best.new_game(Rules(4, 3, 6), 1)
+        (chosen,) = best.moves(WALLED)
+        assert chosen.reason == reason, name
+    assert chosen.cell in ((1, 1), (2, 1)) and chosen.probability == pytest.approx(0.5)
+
+
+def random_position(rng: random.Random) -> Position:
+    """A small position: a random layout with a random part of its safe cells open."""
+    width, height = rng.choice([(4, 3), (4, 4), (5, 3), (5, 4)])
+    mines = set(rng.sample(range(width * height), rng.randint(2, 7)))
+    safe = [i for i in range(width * height) if i not in mines]
+    opened = set(rng.sample(safe, rng.randint(3, len(safe) - 1)))
+    layout = Layout(width, height, tuple(sorted(mines)))
+    counts = layout.counts.tolist()
+    cells = bytes(counts[i] if i in opened else COVERED for i in range(width * height))
+    return Position(width, height, len(mines), cells)
+
+
+def test_every_forced_pair_is_a_fifty_fifty_of_the_survey():
+    # the survey finds the pairs from their definition (every number next to one is next
+    # to both, and the mine is one of them in every layout, by consistency checks)
+    rng = random.Random(20261125)
+    found = {False: 0, True: 0}
+    for _ in range(4000):
+        position = random_position(rng)
+        analysis = analyze(position)
+        if analysis.safe:
+            continue
+        pairs = fifty_fifty_pairs(position, analysis)
+        for walled in (False, True):
+            cell = forced_guess(position, analysis, walled=walled)
+            if cell is not None:
+                found[walled] += 1
+                assert any(position.coords(cell) in pair for pair in pairs), position
+    # both rules meet pairs here, and the walled one meets more
+    assert 0 < found[False] < found[True]
 
 
 # ---------------------------------------------------------------------- replays

@@ -24,7 +24,10 @@ their measured effect is in ``docs/benchmarks.md``):
 3. **Forced 50/50s first** (``forced``).  Two cells holding exactly one mine,
    with no other unknown cell around them or their clues, can never be told
    apart: the guess is unavoidable, so it is taken at once (it then costs no
-   information that another guess could have used).
+   information that another guess could have used).  ``walled`` (default off)
+   also takes a 50/50 that uncertain cells touch, when they touch both of its
+   cells and every cell next to just one of them is a certain mine: no number can
+   ever tell them apart, and the number the guess shows helps the guesses after.
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety
@@ -154,6 +157,7 @@ class Best(Strategy):
         endgame_layouts: Annotated[int, Range(0, 100_000)] = ENDGAME_LAYOUTS,
         endgame_budget: Annotated[int, Range(1, 100_000_000)] = ENDGAME_BUDGET,
         forced: bool = True,
+        walled: bool = False,
         lookahead: bool = True,
         dead: bool = True,
         off_edge: bool = False,
@@ -183,6 +187,7 @@ class Best(Strategy):
         self.endgame_layouts = endgame_layouts
         self.endgame_budget = endgame_budget
         self.forced = forced
+        self.walled = walled
         self.lookahead = lookahead
         self.dead = dead
         self.off_edge = off_edge
@@ -263,7 +268,7 @@ class Best(Strategy):
                     )
                 ]
         if exact_clues and self.forced:
-            pair = forced_guess(position, analysis)
+            pair = forced_guess(position, analysis, walled=self.walled)
             if pair is not None:
                 cell = position.coords(pair)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
@@ -565,13 +570,27 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
     return picks or off[:30]
 
 
-def forced_guess(position: Position, analysis: Analysis) -> int | None:
+def forced_guess(position: Position, analysis: Analysis, *, walled: bool = False) -> int | None:
     """A cell of an unavoidable 50/50, or ``None``.
 
     Two unknown cells ``a`` and ``b`` form one when a clue's only uncertain
     neighbours are exactly ``a`` and ``b`` and it needs one more mine, and no
     uncertain cell other than ``a`` and ``b`` touches either of them or any clue
     next to them: nothing but opening one of them can ever tell them apart.
+
+    With ``walled``, also when every cell next to just one of the two (the pair
+    aside) is a certain mine, whatever touches both: every number that will ever be
+    seen next to one is next to both and counts their mine once, so swapping the
+    mine between them changes nothing visible, and only opening one tells them
+    apart (the pairs of :func:`minesolver.survey.fifty_fifty_pairs` that a clue
+    holds to one mine).  The guess will have to be taken; taking it now puts the
+    number it shows to use for the guesses that follow.
+
+    >>> from minesolver.analysis import analyze
+    >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")
+    >>> a = analyze(p)  # (1,1) and (2,1) share a mine; (0,0) (0,1) (0,2) are mines
+    >>> forced_guess(p, a), p.coords(forced_guess(p, a, walled=True))
+    (None, (1, 1))
     """
     cells = position.cells
     around = position.grid.neighbours
@@ -605,4 +624,8 @@ def forced_guess(position: Position, analysis: Analysis) -> int | None:
                 break
         if ok:
             return a
+        if walled:
+            walls = (set(around(a)) ^ set(around(b))) - pair
+            if all(analysis.is_mine(y) for y in walls):
+                return a
     return None
