@@ -10,6 +10,8 @@ each position it was shown, independently of the strategy's own analysis:
 
 from __future__ import annotations
 
+import collections
+import itertools
 import random
 from dataclasses import dataclass, field
 
@@ -320,7 +322,7 @@ def test_forced_guess_finds_an_isolated_fifty_fifty():
     # the two covered cells share one mine and nothing else can ever tell them apart
     position = Position.from_text("3x2x1\nH10\nH10\n")
     analysis = analyze(position)
-    assert forced_guess(position, analysis) in (0, 3)
+    assert sorted(forced_guess(position, analysis)) == [0, 3]
     best = find_strategy("best:endgame=off")
     best.new_game(Rules(3, 2, 1), 1)
     (chosen,) = best.moves(position)
@@ -329,7 +331,7 @@ def test_forced_guess_finds_an_isolated_fifty_fifty():
     assert chosen.probability == pytest.approx(0.5)
     # uncertain cells touching a clue next to the pair: opening them may tell it apart
     spoiled = Position.from_text("3x3x2\nH10\nH21\nHHH\n")
-    assert forced_guess(spoiled, analyze(spoiled)) is None
+    assert forced_guess(spoiled, analyze(spoiled)) == []
 
 
 WALLED = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")  # (1,1)/(2,1) walled by mines
@@ -338,14 +340,22 @@ WALLED = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")  # (1,1)/(2,1) walled b
 def test_a_fifty_fifty_walled_by_mines_is_forced_with_walled_on():
     # (1,2) is uncertain and touches both cells of the pair: the isolated rule does not
     # see it, the walled one does
-    assert forced_guess(WALLED, analyze(WALLED)) is None
-    assert WALLED.coords(forced_guess(WALLED, analyze(WALLED), walled=True)) in ((1, 1), (2, 1))
+    assert forced_guess(WALLED, analyze(WALLED)) == []
+    group = forced_guess(WALLED, analyze(WALLED), walled=True)
+    assert sorted(WALLED.coords(i) for i in group) == [(1, 1), (2, 1)]
     for name, reason in (("best:endgame=off", "guess"), ("best:endgame=off,walled=on", "forced")):
         best = find_strategy(name)
         best.new_game(Rules(4, 3, 6), 1)
         (chosen,) = best.moves(WALLED)
         assert chosen.reason == reason, name
     assert chosen.cell in ((1, 1), (2, 1)) and chosen.probability == pytest.approx(0.5)
+    # three cells holding two mines, every cell next to some but not all of them a mine
+    group = Position.from_text("4x3x6\nHH31\n4HH2\nHHH2\n")
+    best = find_strategy("best:endgame=off,walled=on")
+    best.new_game(Rules(4, 3, 6), 1)
+    (chosen,) = best.moves(group)
+    assert chosen.reason == "forced" and chosen.cell in ((0, 0), (2, 0), (2, 1))
+    assert chosen.probability == pytest.approx(2 / 3)
 
 
 def random_position(rng: random.Random) -> Position:
@@ -360,11 +370,26 @@ def random_position(rng: random.Random) -> Position:
     return Position(width, height, len(mines), cells)
 
 
-def test_every_forced_pair_is_a_fifty_fifty_of_the_survey():
-    # the survey finds the pairs from their definition (every number next to one is next
-    # to both, and the mine is one of them in every layout, by consistency checks)
+def layouts(position: Position) -> list[frozenset[int]]:
+    """Every layout of the covered cells that the numbers allow, by brute force."""
+    cells = position.cells
+    covered = [i for i, code in enumerate(cells) if code == COVERED]
+    around = [set(position.grid.neighbours(i)) for i in range(len(cells))]
+    return [
+        frozenset(chosen)
+        for chosen in itertools.combinations(covered, position.mines)
+        if all(len(around[i] & set(chosen)) == code
+               for i, code in enumerate(cells) if code <= 8)
+    ]
+
+
+def test_every_forced_group_is_unavoidable_by_its_definition():
+    # from the definition, over every layout of small positions: the group holds the same
+    # number of mines in every layout (neither none nor all), and moving a mine within it
+    # changes no number outside it, so only opening one of its cells can tell them apart
     rng = random.Random(20261125)
     found = {False: 0, True: 0}
+    sizes: collections.Counter[int] = collections.Counter()
     for _ in range(4000):
         position = random_position(rng)
         analysis = analyze(position)
@@ -372,12 +397,30 @@ def test_every_forced_pair_is_a_fifty_fifty_of_the_survey():
             continue
         pairs = fifty_fifty_pairs(position, analysis)
         for walled in (False, True):
-            cell = forced_guess(position, analysis, walled=walled)
-            if cell is not None:
-                found[walled] += 1
-                assert any(position.coords(cell) in pair for pair in pairs), position
-    # both rules meet pairs here, and the walled one meets more
+            group = forced_guess(position, analysis, walled=walled)
+            if not group:
+                continue
+            found[walled] += 1
+            sizes[len(group)] += 1
+            if len(group) == 2:
+                assert any(position.coords(group[0]) in pair for pair in pairs), position
+            inside = set(group)
+            every = layouts(position)
+            assert len({len(inside & layout) for layout in every}) == 1, position
+            assert 0 < len(inside & every[0]) < len(inside), position
+            allowed = set(every)
+            for layout in every:
+                for mine in inside & layout:
+                    for safe in inside - layout:
+                        moved = (layout - {mine}) | {safe}
+                        assert moved in allowed, position
+                        for y in range(len(position.cells)):
+                            if y not in inside and y not in layout:
+                                near = set(position.grid.neighbours(y))
+                                assert len(near & layout) == len(near & moved), position
+    # both rules meet groups here, the walled one more, and groups of three or more
     assert 0 < found[False] < found[True]
+    assert any(size > 2 for size in sizes), sizes
 
 
 # ---------------------------------------------------------------------- replays

@@ -88,7 +88,7 @@ True
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -268,9 +268,16 @@ class Best(Strategy):
                     )
                 ]
         if exact_clues and self.forced:
-            pair = forced_guess(position, analysis, walled=self.walled)
-            if pair is not None:
-                cell = position.coords(pair)
+            group = forced_guess(position, analysis, walled=self.walled)
+            if group:
+                pick = group[0]
+                if self.walled and self.lookahead:  # the number each may show differs
+                    prob = analysis.prob.ravel()
+                    pick = self._lookahead(
+                        self.analysis_engine, [_Scored(i, 1.0 - float(prob[i])) for i in group],
+                        self.depth, found,
+                    ).cell
+                cell = position.coords(pick)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
         candidates = self._candidates(position, analysis)
         if (exact_clues and self.endgame and self.sample and self.density is None
@@ -570,27 +577,33 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
     return picks or off[:30]
 
 
-def forced_guess(position: Position, analysis: Analysis, *, walled: bool = False) -> int | None:
-    """A cell of an unavoidable 50/50, or ``None``.
+def forced_guess(
+    position: Position, analysis: Analysis, *, walled: bool = False
+) -> list[int]:
+    """The cells of an unavoidable guess, or an empty list.
 
     Two unknown cells ``a`` and ``b`` form one when a clue's only uncertain
     neighbours are exactly ``a`` and ``b`` and it needs one more mine, and no
     uncertain cell other than ``a`` and ``b`` touches either of them or any clue
     next to them: nothing but opening one of them can ever tell them apart.
 
-    With ``walled``, also when every cell next to just one of the two (the pair
-    aside) is a certain mine, whatever touches both: every number that will ever be
-    seen next to one is next to both and counts their mine once, so swapping the
-    mine between them changes nothing visible, and only opening one tells them
-    apart (the pairs of :func:`minesolver.survey.fifty_fifty_pairs` that a clue
-    holds to one mine).  The guess will have to be taken; taking it now puts the
-    number it shows to use for the guesses that follow.
+    With ``walled``, the uncertain neighbours ``S`` of any clue (two or more; the
+    clue holds their number of mines, neither none nor all) form one when every
+    cell next to some but not all of ``S`` is a certain mine, whatever touches all
+    of them: every number that will ever be seen next to one cell of ``S`` is next
+    to all of them and counts their mines together, so moving a mine within ``S``
+    changes nothing visible.  Only opening a cell of ``S`` tells them apart, each
+    is a mine with the same chance whenever it is opened, and the game cannot be
+    won without opening one; opening one now puts the number it shows to use for
+    the guesses that follow.  The answer is every cell of the group, for the caller
+    to choose among.  The pairs are those of :func:`minesolver.survey.fifty_fifty_pairs`
+    that a clue holds to one mine.
 
     >>> from minesolver.analysis import analyze
     >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")
     >>> a = analyze(p)  # (1,1) and (2,1) share a mine; (0,0) (0,1) (0,2) are mines
-    >>> forced_guess(p, a), p.coords(forced_guess(p, a, walled=True))
-    (None, (1, 1))
+    >>> forced_guess(p, a), [p.coords(i) for i in forced_guess(p, a, walled=True)]
+    ([], [(1, 1), (2, 1)])
     """
     cells = position.cells
     around = position.grid.neighbours
@@ -598,34 +611,38 @@ def forced_guess(position: Position, analysis: Analysis, *, walled: bool = False
     def uncertain(j: int) -> bool:
         return cells[j] == COVERED and analysis.is_uncertain(j)
 
-    # only numbers with exactly two uncertain cells around can start one (a board of a
-    # million cells is not walked in Python)
+    # only numbers with two (or, walled, more) uncertain cells around can start one (a
+    # board of a million cells is not walked in Python)
     grid = np.frombuffer(cells, dtype=np.uint8).reshape(position.shape)
     mask = analysis.uncertain_mask.reshape(position.shape) & (grid == COVERED)
-    starts = np.flatnonzero((grid <= 8) & (neighbour_sum(mask) == 2)).tolist()
+    count = neighbour_sum(mask)
+    starts = np.flatnonzero((grid <= 8) & ((count >= 2) if walled else (count == 2))).tolist()
     for i in starts:
         unsure = [j for j in around(i) if uncertain(j)]
-        if len(unsure) != 2:
-            continue
-        a, b = unsure
-        pair = {a, b}
-        ok = True
-        for x in pair:
-            for y in around(x):
-                if y in pair:
-                    continue
-                if uncertain(y):
-                    ok = False
-                    break
-                if is_number(cells[y]) and any(uncertain(z) and z not in pair for z in around(y)):
-                    ok = False
-                    break
-            if not ok:
-                break
-        if ok:
-            return a
-        if walled:
-            walls = (set(around(a)) ^ set(around(b))) - pair
+        if len(unsure) == 2 and _isolated(unsure, cells, around, uncertain):
+            return unsure
+        if walled and len(unsure) >= 2:
+            near = [set(around(j)) for j in unsure]
+            group = set(unsure)
+            walls = set().union(*near) - near[0].intersection(*near[1:]) - group
             if all(analysis.is_mine(y) for y in walls):
-                return a
-    return None
+                return unsure
+    return []
+
+
+def _isolated(
+    pair: list[int],
+    cells: bytes,
+    around: Callable[[int], tuple[int, ...]],
+    uncertain: Callable[[int], bool],
+) -> bool:
+    """Whether no uncertain cell but the pair touches it or a clue next to it."""
+    for x in pair:
+        for y in around(x):
+            if y in pair:
+                continue
+            if uncertain(y):
+                return False
+            if is_number(cells[y]) and any(uncertain(z) and z not in pair for z in around(y)):
+                return False
+    return True
