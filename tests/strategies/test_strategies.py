@@ -383,10 +383,28 @@ def layouts(position: Position) -> list[frozenset[int]]:
     ]
 
 
+def assert_unavoidable(position: Position, group: list[int]) -> None:
+    """From the definition, over every layout: the group holds the same number of mines
+    in every layout (neither none nor all), and whatever is seen outside it (which cells
+    are mines, the numbers of the others), each of its cells may still be a mine and may
+    be safe: only opening one of them can tell."""
+    inside = set(group)
+    every = layouts(position)
+    assert len({len(inside & layout) for layout in every}) == 1, position
+    assert 0 < len(inside & every[0]) < len(inside), position
+    around = [set(position.grid.neighbours(i)) for i in range(len(position.cells))]
+    seen: dict[tuple[object, ...], list[frozenset[int]]] = collections.defaultdict(list)
+    for layout in every:
+        outside = layout - inside
+        numbers = tuple(len(around[y] & layout) for y in range(len(position.cells))
+                        if y not in inside and y not in layout)
+        seen[(outside, numbers)].append(layout)
+    for alike in seen.values():
+        for cell in inside:
+            assert 0 < sum(cell in layout for layout in alike) < len(alike), position
+
+
 def test_every_forced_group_is_unavoidable_by_its_definition():
-    # from the definition, over every layout of small positions: the group holds the same
-    # number of mines in every layout (neither none nor all), and moving a mine within it
-    # changes no number outside it, so only opening one of its cells can tell them apart
     rng = random.Random(20261125)
     found = {False: 0, True: 0}
     sizes: collections.Counter[int] = collections.Counter()
@@ -404,23 +422,33 @@ def test_every_forced_group_is_unavoidable_by_its_definition():
             sizes[len(group)] += 1
             if len(group) == 2:
                 assert any(position.coords(group[0]) in pair for pair in pairs), position
-            inside = set(group)
-            every = layouts(position)
-            assert len({len(inside & layout) for layout in every}) == 1, position
-            assert 0 < len(inside & every[0]) < len(inside), position
-            allowed = set(every)
-            for layout in every:
-                for mine in inside & layout:
-                    for safe in inside - layout:
-                        moved = (layout - {mine}) | {safe}
-                        assert moved in allowed, position
-                        for y in range(len(position.cells)):
-                            if y not in inside and y not in layout:
-                                near = set(position.grid.neighbours(y))
-                                assert len(near & layout) == len(near & moved), position
+            assert_unavoidable(position, group)
     # both rules meet groups here, the walled one more, and groups of three or more
     assert 0 < found[False] < found[True]
     assert any(size > 2 for size in sizes), sizes
+
+
+@pytest.mark.parametrize(
+    ("text", "chain"),
+    [
+        # a 2x2 block with its mines on a diagonal: three clues each hold two of its cells
+        # to one mine, the mines at (2,0) and (2,3) wall it; no single clue holds it
+        ("4x3x4\n1HH1\n2HH2\nH22H\n", [(0, 1), (0, 2), (1, 1), (1, 2)]),
+        # found by a random search over 5x4 and 5x5 positions: a row of four, a block
+        ("5x5x6\nH111H\n2H3H2\nHHHHH\n123H2\n00111\n", [(2, 0), (2, 1), (2, 3), (2, 4)]),
+        ("5x4x8\n1233H\n2HHH3\nHHHHH\n123H2\n", [(2, 0), (2, 1), (2, 3), (2, 4)]),
+        ("5x4x7\n2H322\n3H4HH\nH3HH3\n12HH1\n", [(2, 2), (2, 3), (3, 2), (3, 3)]),
+    ],
+)
+def test_a_chain_of_pairs_swapping_sides_unseen_is_forced_with_walled_on(
+    text: str, chain: list[tuple[int, int]]
+) -> None:
+    position = Position.from_text(text)
+    analysis = analyze(position)
+    assert forced_guess(position, analysis) == []
+    group = forced_guess(position, analysis, walled=True)
+    assert [position.coords(i) for i in group] == chain
+    assert_unavoidable(position, group)
 
 
 # ---------------------------------------------------------------------- replays

@@ -597,7 +597,9 @@ def forced_guess(
     won without opening one; opening one now puts the number it shows to use for
     the guesses that follow.  The answer is every cell of the group, for the caller
     to choose among.  The pairs are those of :func:`minesolver.survey.fifty_fifty_pairs`
-    that a clue holds to one mine.
+    that a clue holds to one mine.  Failing a clue's group, pairs that clues hold to
+    one mine each may chain into a 50/50 that no number can resolve (a 2x2 block with
+    its mines on a diagonal, say: :func:`_swappable_chain`).
 
     >>> from minesolver.analysis import analyze
     >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")
@@ -627,6 +629,54 @@ def forced_guess(
             walls = set().union(*near) - near[0].intersection(*near[1:]) - group
             if all(analysis.is_mine(y) for y in walls):
                 return unsure
+    if walled:
+        pairs = [[j for j in around(i) if uncertain(j)]
+                 for i in np.flatnonzero((grid <= 8) & (count == 2)).tolist()]
+        return _swappable_chain(pairs, around, analysis.is_mine)
+    return []
+
+
+def _swappable_chain(
+    pairs: list[list[int]],
+    around: Callable[[int], tuple[int, ...]],
+    is_mine: Callable[[int], bool],
+) -> list[int]:
+    """Cells of pairs that clues hold to one mine each, chained into a closed 50/50.
+
+    Pairs sharing a cell chain up, and the mines of a chain are then one side of it or
+    the other (every pair holds one).  When both sides have as many cells and every
+    cell next to the chain but not in it either is a certain mine or touches as many
+    cells of one side as of the other (a 2x2 block with its mines on a diagonal and
+    mines at its four outer corners, say), swapping the sides changes nothing visible:
+    a 50/50 that only opening one of its cells resolves.
+    """
+    links: dict[int, set[int]] = {}
+    for a, b in pairs:
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+    seen: set[int] = set()
+    for root in links:
+        if root in seen:
+            continue
+        side = {root: 0}
+        todo = [root]
+        two_sided = True
+        while todo:
+            x = todo.pop()
+            for y in links[x]:
+                if y not in side:
+                    side[y] = 1 - side[x]
+                    todo.append(y)
+                elif side[y] == side[x]:
+                    two_sided = False
+        seen.update(side)
+        ones = sum(side.values())
+        if not two_sided or len(side) < 4 or 2 * ones != len(side):
+            continue  # a lone pair is the clue's own group, handled above
+        border = {y for x in side for y in around(x)} - side.keys()
+        if all(is_mine(y) or sum(1 if side.get(z) else -1 for z in around(y) if z in side) == 0
+               for y in border):
+            return sorted(side)
     return []
 
 
