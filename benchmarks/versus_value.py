@@ -25,7 +25,8 @@ positions' spread).
 
 ``--rival STRATEGY`` asks a strategy instead (a fresh instance on the same position), so
 the same question is put to an option of ``best`` at the positions where it changes the
-move: ``--rival best:walled=on``.
+move (``--strategy best:walled=off --rival best``: what the walled rule's forced guesses
+are worth).
 
 Each position is one line of ``--out`` (appended as it is valued, so a stopped run
 keeps what it did and ``--summary FILE`` prints the table of such a file again).

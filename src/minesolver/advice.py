@@ -36,8 +36,8 @@ from .codes import COVERED
 from .errors import InconsistentPositionError
 from .position import Position
 from .strategies import Reason
-from .strategies.best import Best
-from .survey import count_with, fifty_fifty_pairs, min_probability, shown_values
+from .strategies.best import Best, forced_guess
+from .survey import count_with, min_probability, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook"]
 
@@ -83,8 +83,9 @@ class Advice:
     """The move ``best`` would play, why, and what it may bring.
 
     ``win_chance``: the exact chance to win with perfect play from here (endgame
-    moves only); ``pair``: the other cell of a forced 50/50; ``safe_cells``: how many
-    covered cells are certainly safe.
+    moves only); ``group``: every cell of a forced guess (a group no number can ever
+    tell apart, one of which must be opened), ``pair`` the other cell when it is a
+    50/50 pair; ``safe_cells``: how many covered cells are certainly safe.
     """
 
     cell: tuple[int, int]
@@ -94,6 +95,7 @@ class Advice:
     safe_cells: int
     win_chance: float | None = None
     pair: tuple[int, int] | None = None
+    group: tuple[tuple[int, int], ...] = ()
 
     @property
     def text(self) -> str:
@@ -103,9 +105,15 @@ class Advice:
         if self.reason == "deduction":
             more = f"{self.safe_cells} safe cell{'' if self.safe_cells == 1 else 's'}"
             return head + f"certainly safe (a deduction; {more} in all)"
-        if self.reason == "forced":
+        if self.reason == "forced" and self.pair is not None:
             return head + (
                 f"an unavoidable 50/50 with {self.pair}; nothing can ever tell them apart"
+            )
+        if self.reason == "forced":
+            others = ", ".join(str(cell) for cell in self.group if cell != self.cell)
+            return head + (
+                f"an unavoidable guess, {float(self.outlook.safety):.1%} safe, with "
+                f"{others}; nothing can ever tell them apart, so one must be opened"
             )
         figures = (
             f"{float(look.safety):.1%} safe, {float(look.survive_two):.1%} to survive this "
@@ -157,12 +165,12 @@ def advise(position: Position) -> Advice | None:
     best = Best().within_python_range()
     move = best.moves(position)[0]
     pair = None
+    group: tuple[tuple[int, int], ...] = ()
     if move.reason == "forced":
-        pair = next(
-            (b if a == move.cell else a for a, b in fifty_fifty_pairs(position, analysis)
-             if move.cell in (a, b)),
-            None,
-        )
+        group = tuple(position.coords(i)
+                      for i in forced_guess(position, analysis, walled=best.walled))
+        if len(group) == 2:
+            pair = group[1] if group[0] == move.cell else group[0]
     return Advice(
         cell=move.cell,
         reason=move.reason,
@@ -171,4 +179,5 @@ def advise(position: Position) -> Advice | None:
         safe_cells=len(analysis.safe_indices),
         win_chance=move.win_chance,
         pair=pair,
+        group=group,
     )

@@ -164,6 +164,7 @@ class AdviceJson(TypedDict):
     shows: dict[str, float]
     dead: bool
     pair: list[int] | None
+    group: list[list[int]]
     safe_cells: int
     text: str
 
@@ -211,6 +212,7 @@ def _advice(advice: Advice) -> AdviceJson:
         "shows": {str(v): float(p) for v, p in look.shows.items()},
         "dead": look.dead,
         "pair": None if advice.pair is None else list(advice.pair),
+        "group": [list(cell) for cell in advice.group],
         "safe_cells": advice.safe_cells,
         "text": advice.text,
     }

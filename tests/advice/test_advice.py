@@ -119,6 +119,20 @@ def test_pairs_hold_the_forced_50_50_that_best_plays():
     assert advice is not None and advice.reason == "forced"
     assert {advice.cell, advice.pair} == {(0, 0), (1, 0)}
     assert "50/50" in advice.text
+    assert sorted(advice.group) == [(0, 0), (1, 0)]
+
+
+def test_advice_names_every_cell_of_an_unavoidable_group():
+    # three cells holding two mines, walled in by mines; behind the flags an area of
+    # 45 cells too big for the endgame search, where a cell is a mine at 2/9 only:
+    # the group must be opened sooner or later at the same risk, so best takes it first
+    text = "20x3x19\nHH33F" + "H" * 15 + "\n4HH5F" + "H" * 15 + "\nHHH4F" + "H" * 15 + "\n"
+    advice = advise(Position.from_text(text))
+    assert advice is not None and advice.reason == "forced"
+    assert sorted(advice.group) == [(0, 0), (2, 0), (2, 1)] and advice.pair is None
+    assert advice.cell in advice.group and advice.probability == Fraction(2, 3)
+    assert "unavoidable guess, 33.3% safe" in advice.text
+    assert all(str(cell) in advice.text for cell in advice.group if cell != advice.cell)
 
 
 def test_survey_skips_what_would_take_too_long():

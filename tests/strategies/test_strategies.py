@@ -337,13 +337,13 @@ def test_forced_guess_finds_an_isolated_fifty_fifty():
 WALLED = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")  # (1,1)/(2,1) walled by mines
 
 
-def test_a_fifty_fifty_walled_by_mines_is_forced_with_walled_on():
+def test_a_fifty_fifty_walled_by_mines_is_forced_unless_walled_is_off():
     # (1,2) is uncertain and touches both cells of the pair: the isolated rule does not
     # see it, the walled one does
     assert forced_guess(WALLED, analyze(WALLED)) == []
     group = forced_guess(WALLED, analyze(WALLED), walled=True)
     assert sorted(WALLED.coords(i) for i in group) == [(1, 1), (2, 1)]
-    for name, reason in (("best:endgame=off", "guess"), ("best:endgame=off,walled=on", "forced")):
+    for name, reason in (("best:endgame=off,walled=off", "guess"), ("best:endgame=off", "forced")):
         best = find_strategy(name)
         best.new_game(Rules(4, 3, 6), 1)
         (chosen,) = best.moves(WALLED)
