@@ -20,7 +20,7 @@ PYTHONPATH):
 
 Variants of one code played in two runs of the same seed pair the same way:
 ``--strategy best --new-strategy best:fifty=2`` reads ``best`` from OLD and the
-variant from NEW.
+variant from NEW; ``--run r2 --new-run r1`` reads run r2 of OLD and r1 of NEW.
 """
 
 from __future__ import annotations
@@ -48,13 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--run", default="r1", help="run id in both stores")
+    parser.add_argument("--new-run", help="the run id in NEW (default: --run)")
     parser.add_argument("--strategy", default="best")
     parser.add_argument(
         "--new-strategy", help="the strategy to read from NEW (default: --strategy)"
     )
     args = parser.parse_args(argv)
     old = load(args.old, args.run, args.strategy)
-    new = load(args.new, args.run, args.new_strategy or args.strategy)
+    new = load(args.new, args.new_run or args.run, args.new_strategy or args.strategy)
     common = sorted(set(old) & set(new))
     if not common:
         print("no game in common", file=sys.stderr)
