@@ -28,9 +28,9 @@ server, browser, page = chromium.server, chromium.browser, chromium.page
 click_cell, open_mode, screenshot = chromium.click_cell, chromium.open_mode, chromium.screenshot
 
 
-# a position from `minesolver play --seed 12` (best, expert) where best must guess: it has a
-# 50/50 pair and dead cells, the pictures of docs/players.md
-GUESS = (
+# a position from `minesolver play --seed 12` (best, expert) where best must guess: a walled
+# 50/50 pair it now takes first, and dead cells; the pictures of docs/players.md
+WALLED_PAIR = (
     "30x16x99\n1H11H3H112H10000001HHHHHHHHH10\n11124H311H2100111012HHHHHHHH21\n"
     "0002HH301110001H2101HHHHHHH3HH\n1112HH2000000012H112HHHHHHHHHH\n"
     "1H11232111100123222HHHHHHHHHHH\n221002H21H1001HH21H3HHHHHHHHHH\n"
@@ -60,11 +60,12 @@ def test_analyse_says_what_to_click_and_why(page: Any) -> None:
     cell = page.get_attribute("#advice-text", "data-cell")
     assert cell == f"{expected.cell[0]},{expected.cell[1]}"
     assert "mine risk" in page.text_content("#advice-figures")
-    # a guess: its figures, the pair and the dead cells drawn over the board
-    page.fill("#analyse-text", GUESS)
+    # a 50/50 walled in by mines, taken before any other guess: its figures, the pair
+    # and the dead cells drawn over the board
+    page.fill("#analyse-text", WALLED_PAIR)
     page.click("#analyse-go")
-    wait_reason(page, "guess")
-    expected = advise(Position.from_text(GUESS))
+    wait_reason(page, "forced")
+    expected = advise(Position.from_text(WALLED_PAIR))
     assert expected is not None and page.text_content("#advice-text") == expected.text
     assert "survives this and the next move" in page.text_content("#advice-figures")
     assert page.evaluate("advice.overlay.marks.links.length") == 1

@@ -153,7 +153,7 @@ class Best(Strategy):
     """Exact probabilities plus endgame search, forced guesses and lookahead."""
 
     name = "best"
-    summary = "exact + endgame search + forced 50/50s first + lookahead tie-break"
+    summary = "exact + endgame search + forced guesses first + lookahead tie-break"
 
     def __init__(
         self,
