@@ -332,6 +332,12 @@ def test_forced_guess_finds_an_isolated_fifty_fifty():
     # uncertain cells touching a clue next to the pair: opening them may tell it apart
     spoiled = Position.from_text("3x3x2\nH10\nH21\nHHH\n")
     assert forced_guess(spoiled, analyze(spoiled)) == []
+    # a certainly safe cell next to one of the two will show a number that tells them
+    # apart (best opens safe cells before guessing, but the function stands alone)
+    told = Position.from_text("3x3x1\nH10\nH10\nHH0\n")
+    assert analyze(told).safe == [(2, 0), (2, 1)]
+    for walled in (False, True):
+        assert forced_guess(told, analyze(told), walled=walled) == []
 
 
 WALLED = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")  # (1,1)/(2,1) walled by mines
