@@ -245,6 +245,7 @@ def test_advice_in_json_and_text(tmp_path):
     advice, surveyed = advise(position), survey(position)
     assert record["advice"]["cell"] == list(advice.cell)
     assert record["advice"]["reason"] == "forced" and record["advice"]["pair"] == [1, 0]
+    assert sorted(record["advice"]["group"]) == [[0, 0], [1, 0]]
     assert record["advice"]["probability"] == 0.5
     assert record["pairs"] == [[[0, 0], [1, 0]]]
     assert record["dead"] == [list(cell) for cell in surveyed.dead]
