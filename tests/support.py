@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,24 @@ def numbers_of(width, height, mines, i):
         for cc in range(c - 1, c + 2)
         if 0 <= rr < height and 0 <= cc < width and rr * width + cc in mines
     )
+
+
+def layouts_of(position):
+    """Every set of mines (flat indices, flags included) the position allows, by brute
+    force (no engine code)."""
+    w, h, cells = position.width, position.height, position.cells
+    unknown = [i for i, code in enumerate(cells) if code == COVERED]
+    marked = frozenset(i for i, code in enumerate(cells) if code in (FLAG, MINE))
+    numbers = [(i, code) for i, code in enumerate(cells) if code <= 8]
+    left = position.mines - len(marked)
+    if not 0 <= left <= len(unknown):
+        return []
+    out = []
+    for chosen in combinations(unknown, left):
+        mines = marked | frozenset(chosen)
+        if all(numbers_of(w, h, mines, i) == n for i, n in numbers):
+            out.append(mines)
+    return out
 
 
 def neighbours_of(width, height, i):

@@ -13,34 +13,23 @@ from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from support import WALL_FIFTY_FIFTY, consistent_positions, neighbours_of, numbers_of
+from support import (
+    WALL_FIFTY_FIFTY,
+    consistent_positions,
+    layouts_of,
+    neighbours_of,
+    numbers_of,
+)
 
 from minesolver.advice import advise, outlook
 from minesolver.analysis import analyze
-from minesolver.codes import COVERED, FLAG, MINE
+from minesolver.codes import COVERED
 from minesolver.position import Position
 from minesolver.strategies import find_strategy
 from minesolver.strategies.best import PYTHON_ENDGAME
 from minesolver.survey import dead_cells, fifty_fifty_pairs, survey, zero_chances
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-def layouts_of(position):
-    """Every set of mines (flat indices, flags included) the position allows."""
-    w, h, cells = position.width, position.height, position.cells
-    unknown = [i for i, code in enumerate(cells) if code == COVERED]
-    marked = frozenset(i for i, code in enumerate(cells) if code in (FLAG, MINE))
-    numbers = [(i, code) for i, code in enumerate(cells) if code <= 8]
-    left = position.mines - len(marked)
-    if not 0 <= left <= len(unknown):
-        return []
-    out = []
-    for chosen in combinations(unknown, left):
-        mines = marked | frozenset(chosen)
-        if all(numbers_of(w, h, mines, i) == n for i, n in numbers):
-            out.append(mines)
-    return out
 
 
 def shown(position, layouts, cell):

@@ -8,10 +8,9 @@ consistent layout out, and the estimate must agree with it within its noise.
 from __future__ import annotations
 
 import math
-from itertools import combinations
 
 import pytest
-from support import best_game_positions, run_cli
+from support import best_game_positions, layouts_of, run_cli
 
 from minesolver import Rules
 from minesolver.analysis import analyze
@@ -24,31 +23,6 @@ from minesolver.strategies.best import Best
 from minesolver.strategies.rollouts import playout, rollout_values
 
 pytestmark = pytest.mark.usefixtures("compiled_kernels")
-
-
-def layouts_of(position: Position) -> list[frozenset[int]]:
-    """Every layout consistent with ``position``, by brute force (no engine code)."""
-    w, h = position.width, position.height
-    covered = [i for i, code in enumerate(position.cells) if code == COVERED]
-    out = []
-    for mines in combinations(covered, position.mines):
-        chosen = set(mines)
-        ok = True
-        for i, code in enumerate(position.cells):
-            if code > 8:
-                continue
-            r, c = divmod(i, w)
-            around = sum(
-                (rr * w + cc) in chosen
-                for rr in range(max(0, r - 1), min(h, r + 2))
-                for cc in range(max(0, c - 1), min(w, c + 2))
-            )
-            if around != code:
-                ok = False
-                break
-        if ok:
-            out.append(frozenset(chosen))
-    return out
 
 
 def exact_policy_wins(position: Position, cell: int, policy: Best | None = None) -> float:

@@ -11,11 +11,11 @@ each position it was shown, independently of the strategy's own analysis:
 from __future__ import annotations
 
 import collections
-import itertools
 import random
 from dataclasses import dataclass, field
 
 import pytest
+from support import layouts_of
 
 from minesolver.analysis import analyze
 from minesolver.codes import COVERED, MINE
@@ -376,26 +376,13 @@ def random_position(rng: random.Random) -> Position:
     return Position(width, height, len(mines), cells)
 
 
-def layouts(position: Position) -> list[frozenset[int]]:
-    """Every layout of the covered cells that the numbers allow, by brute force."""
-    cells = position.cells
-    covered = [i for i, code in enumerate(cells) if code == COVERED]
-    around = [set(position.grid.neighbours(i)) for i in range(len(cells))]
-    return [
-        frozenset(chosen)
-        for chosen in itertools.combinations(covered, position.mines)
-        if all(len(around[i] & set(chosen)) == code
-               for i, code in enumerate(cells) if code <= 8)
-    ]
-
-
 def assert_unavoidable(position: Position, group: list[int]) -> None:
     """From the definition, over every layout: the group holds the same number of mines
     in every layout (neither none nor all), and whatever is seen outside it (which cells
     are mines, the numbers of the others), each of its cells may still be a mine and may
     be safe: only opening one of them can tell."""
     inside = set(group)
-    every = layouts(position)
+    every = layouts_of(position)
     assert len({len(inside & layout) for layout in every}) == 1, position
     assert 0 < len(inside & every[0]) < len(inside), position
     around = [set(position.grid.neighbours(i)) for i in range(len(position.cells))]

@@ -624,21 +624,20 @@ def forced_guess(
     mask = analysis.uncertain_mask.reshape(position.shape) & (grid == COVERED)
     count = neighbour_sum(mask)
     starts = np.flatnonzero((grid <= 8) & ((count >= 2) if walled else (count == 2))).tolist()
+    pairs = []  # clues' one-mine pairs, for the chains
     for i in starts:
         unsure = [j for j in around(i) if uncertain(j)]
-        if len(unsure) == 2 and _isolated(unsure, cells, around, uncertain, analysis.is_mine):
-            return unsure
+        if len(unsure) == 2:
+            if _isolated(unsure, cells, around, uncertain, analysis.is_mine):
+                return unsure
+            pairs.append(unsure)
         if walled and len(unsure) >= 2:
             near = [set(around(j)) for j in unsure]
             group = set(unsure)
             walls = set().union(*near) - near[0].intersection(*near[1:]) - group
             if all(analysis.is_mine(y) for y in walls):
                 return unsure
-    if walled:
-        pairs = [[j for j in around(i) if uncertain(j)]
-                 for i in np.flatnonzero((grid <= 8) & (count == 2)).tolist()]
-        return _swappable_chain(pairs, around, analysis.is_mine)
-    return []
+    return _swappable_chain(pairs, around, analysis.is_mine) if walled else []
 
 
 def _swappable_chain(
