@@ -415,3 +415,15 @@ def noisy_position(noise: str, seed: int, max_unknown: int = 12) -> tuple[Positi
     for m in flags:
         cells[m] = FLAG
     return Position(width, height, len(mines), bytes(cells)), layout
+
+
+def random_position(rng: random.Random) -> Position:
+    """A small position: a random layout with a random part of its safe cells open."""
+    width, height = rng.choice([(4, 3), (4, 4), (5, 3), (5, 4)])
+    mines = set(rng.sample(range(width * height), rng.randint(2, 7)))
+    safe = [i for i in range(width * height) if i not in mines]
+    opened = set(rng.sample(safe, rng.randint(3, len(safe) - 1)))
+    layout = Layout(width, height, tuple(sorted(mines)))
+    counts = layout.counts.tolist()
+    cells = bytes(counts[i] if i in opened else COVERED for i in range(width * height))
+    return Position(width, height, len(mines), cells)

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from support import layouts_of
+from support import layouts_of, random_position
 
 from minesolver.analysis import analyze
 from minesolver.codes import COVERED, MINE
@@ -157,7 +157,7 @@ class Referee:
             if move.reason == "deduction":
                 assert num == 0, f"{move} is called a deduction but has risk {num}/{den}"
             else:
-                assert move.reason in ("guess", "forced", "endgame")
+                assert move.reason in ("guess", "forced", "region", "endgame")
                 assert move.probability == pytest.approx(num / den, abs=1e-9), move
                 self.guesses += num > 0
         if self.exact and analysis.safe:
@@ -362,18 +362,6 @@ def test_a_fifty_fifty_walled_by_mines_is_forced_unless_walled_is_off():
     (chosen,) = best.moves(group)
     assert chosen.reason == "forced" and chosen.cell in ((0, 0), (2, 0), (2, 1))
     assert chosen.probability == pytest.approx(2 / 3)
-
-
-def random_position(rng: random.Random) -> Position:
-    """A small position: a random layout with a random part of its safe cells open."""
-    width, height = rng.choice([(4, 3), (4, 4), (5, 3), (5, 4)])
-    mines = set(rng.sample(range(width * height), rng.randint(2, 7)))
-    safe = [i for i in range(width * height) if i not in mines]
-    opened = set(rng.sample(safe, rng.randint(3, len(safe) - 1)))
-    layout = Layout(width, height, tuple(sorted(mines)))
-    counts = layout.counts.tolist()
-    cells = bytes(counts[i] if i in opened else COVERED for i in range(width * height))
-    return Position(width, height, len(mines), cells)
 
 
 def assert_unavoidable(position: Position, group: list[int]) -> None:

@@ -33,6 +33,11 @@ their measured effect is in ``docs/benchmarks.md``):
    the one the lookahead likes best, puts the number it shows to use for the
    guesses after.  Paired over 100,000 expert boards, ``best`` with it won 380
    games that ``walled=off`` lost and lost 299 (+0.08 points, McNemar p = 0.002).
+   ``regions`` (default off: it measured no gain) first plays any closed region
+   (:mod:`.regions`: cells nothing outside can ever tell about, their mine count
+   fixed) with the exact endgame search over its own layouts, a best move of the
+   whole game; paired over 100,000 expert boards it changed 75 outcomes, 37 for
+   the better (McNemar p = 1): ``best`` already plays those regions well later.
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety
@@ -113,6 +118,7 @@ from ..rules import Rules
 from .base import Move, Strategy, StrategyError, register
 from .endgame import Endgame, sampled_endgame_move
 from .longterm import fifty_influence
+from .regions import region_move
 from .rollouts import rollout_values
 
 __all__ = [
@@ -163,6 +169,7 @@ class Best(Strategy):
         endgame_budget: Annotated[int, Range(1, 100_000_000)] = ENDGAME_BUDGET,
         forced: bool = True,
         walled: bool = True,
+        regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
         off_edge: bool = False,
@@ -193,6 +200,7 @@ class Best(Strategy):
         self.endgame_budget = endgame_budget
         self.forced = forced
         self.walled = walled
+        self.regions = regions
         self.lookahead = lookahead
         self.dead = dead
         self.off_edge = off_edge
@@ -272,6 +280,12 @@ class Best(Strategy):
                         win_chance=result.win_chance,
                     )
                 ]
+        if exact_clues and self.regions:
+            region = region_move(position, analysis)
+            if region is not None:
+                found_move = region.result
+                return [Move(found_move.cell, reason="region",
+                             probability=1.0 - found_move.safety)]
         if exact_clues and self.forced:
             group = forced_guess(position, analysis, walled=self.walled)
             if group:

@@ -60,6 +60,7 @@ __all__ = [
     "Endgame",
     "EndgameResult",
     "best_endgame_move",
+    "best_move_over",
     "move_win_chance",
     "sampled_endgame_move",
     "strategy_win_chance",
@@ -363,6 +364,29 @@ def sampled_endgame_move(
     if best_cell < 0:
         return None
     return EndgameResult(position.coords(best_cell), best_value, best_safety, len(layouts))
+
+
+def best_move_over(
+    position: Position, cells: list[int], layouts: list[int], *, budget: int = 20_000
+) -> EndgameResult | None:
+    """The endgame search over a part of the board: ``cells`` (flat indices of
+    covered cells) and ``layouts`` (bit ``k`` set when ``cells[k]`` is a mine), as if
+    no other cell were unknown; the numbers its cells may show count their mines
+    among ``cells``.  Exact for a part nothing outside can tell about
+    (:mod:`.regions`).  ``None`` past ``budget`` states, or when no cell is left to
+    open or none of ``layouts`` is given.
+
+    >>> position = Position.from_text("3x1x1\\nHHH\\n")
+    >>> best_move_over(position, [0, 1], [0b01, 0b10]).win_chance
+    0.5
+    """
+    if not layouts:
+        return None
+    found = _Search(position, cells, budget).root(layouts)
+    if found is None or found[0] < 0:
+        return None
+    j, win, safety = found
+    return EndgameResult(position.coords(cells[j]), win, safety, len(layouts))
 
 
 def _all_layouts(position: Position, max_layouts: int) -> tuple[list[int], list[int]]:

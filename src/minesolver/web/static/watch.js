@@ -179,7 +179,8 @@ const watch = {
         first: `First click at ${at(m.cell)}.`,
         deduction: `Deduction: ${plural(moves.length, "certainly safe cell")} opened.`,
         guess: `Guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
-        forced: `Forced 50/50 at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
+        forced: `Forced guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
+        region: `Closed region: best first move ${at(m.cell)}, mine risk ${pct(m.probability || 0)}.`,
         endgame: `Endgame search chose ${at(m.cell)}: win chance ${pct(m.win_chance || 0)}, mine risk ${pct(m.probability || 0)}.`,
       }[m.reason];
       reason.textContent = label;
