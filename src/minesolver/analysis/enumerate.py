@@ -20,7 +20,7 @@ from ..position import Position
 from .fronts import split_fronts
 from .system import build_system
 
-__all__ = ["enumerate_layouts"]
+__all__ = ["clue_layouts", "enumerate_layouts"]
 
 
 def enumerate_layouts(position: Position, limit: int) -> tuple[list[int], list[int]] | None:
@@ -38,43 +38,12 @@ def enumerate_layouts(position: Position, limit: int) -> tuple[list[int], list[i
     settled = 0
     for c in system.settled_mines:
         settled |= bit[c]
-    clues = system.clues
-    # for each cell in order, the clues that close when it is assigned
-    last_pos: dict[int, int] = {}
-    pos_of = {c: j for j, c in enumerate(order)}
-    for k, clue in enumerate(clues):
-        last_pos[k] = max(pos_of[c] for c in clue.cells)
-    closing: list[list[int]] = [[] for _ in order]
-    for k, j in last_pos.items():
-        closing[j].append(k)
-    masks = [sum(bit[c] for c in clue.cells) for clue in clues]
-    needs = [clue.need for clue in clues]
+    needs = [(clue.need, sum(bit[c] for c in clue.cells)) for clue in system.clues]
     remaining = system.remaining
     n_off = len(off_front)
-    open_at: list[list[int]] = [[] for _ in order]
-    for k, clue in enumerate(clues):
-        for j in range(min(pos_of[c] for c in clue.cells), last_pos[k]):
-            open_at[j].append(k)
-    front_layouts: list[int] = []
-
-    def dfs(j: int, mask: int, mines: int) -> bool:
-        if mines > remaining or mines + (len(order) - j) + n_off < remaining:
-            return True
-        if j == len(order):
-            if remaining - mines <= n_off:
-                front_layouts.append(mask)
-            return len(front_layouts) <= limit
-        c = order[j]
-        for value in (0, 1):
-            m = mask | bit[c] if value else mask
-            fits = all((m & masks[k]).bit_count() == needs[k] for k in closing[j]) and all(
-                (m & masks[k]).bit_count() <= needs[k] for k in open_at[j]
-            )
-            if fits and not dfs(j + 1, m, mines + value):
-                return False
-        return True
-
-    if not dfs(0, 0, 0):
+    # the front's cells are bits 0 .. len(order) - 1; the off-front cells take the rest
+    front_layouts = clue_layouts(len(order), needs, limit, mines=(remaining - n_off, remaining))
+    if front_layouts is None:
         return None
     layouts: list[int] = []
     off_bits = [bit[c] for c in off_front]
@@ -87,3 +56,48 @@ def enumerate_layouts(position: Position, limit: int) -> tuple[list[int], list[i
             if len(layouts) > limit:
                 return None
     return cells, layouts
+
+
+def clue_layouts(
+    count: int,
+    clues: list[tuple[int, int]],
+    limit: int,
+    *,
+    mines: tuple[int, int] | None = None,
+) -> list[int] | None:
+    """Every way to place mines in ``count`` cells (bit ``k`` for cell ``k``) that
+    gives each of ``clues`` (mines needed, mask of its cells) its mines, with a total
+    between ``mines`` (low, high) when given; ``None`` past ``limit`` layouts.  Cells
+    are placed in bit order, each clue checked at every one of its cells, so cells a
+    clue shares should be close in that order.
+
+    >>> [bin(lay) for lay in clue_layouts(3, [(1, 0b011), (1, 0b110)], 10)]
+    ['0b10', '0b101']
+    """
+    low, high = mines if mines is not None else (0, count)
+    # for each cell: the clues it counts for, each as (mines needed, its cells' mask,
+    # its cells' mask still to place after this one)
+    checks: list[list[tuple[int, int, int]]] = [[] for _ in range(count)]
+    for need, mask in clues:
+        for k in range(mask.bit_length()):
+            if mask >> k & 1:
+                checks[k].append((need, mask, mask >> (k + 1) << (k + 1)))
+    layouts: list[int] = []
+
+    def place(k: int, lay: int, placed: int) -> bool:
+        """Extend ``lay`` (cells before ``k`` placed, ``placed`` mines) in every way;
+        False past the limit."""
+        if placed > high or placed + count - k < low:
+            return True
+        if k == count:
+            layouts.append(lay)
+            return len(layouts) <= limit
+        for bit in (0, 1 << k):
+            now = lay | bit
+            fits = all(0 <= need - (now & mask).bit_count() <= rest.bit_count()
+                       for need, mask, rest in checks[k])
+            if fits and not place(k + 1, now, placed + (bit > 0)):
+                return False
+        return True
+
+    return layouts if place(0, 0, 0) else None

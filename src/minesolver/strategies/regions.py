@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis import Analysis
+from ..analysis.enumerate import clue_layouts
 from ..codes import COVERED, is_number
 from ..geometry import neighbour_sum
 from ..position import Position
@@ -184,30 +185,8 @@ def _region(
             if is_number(cells[y]) and y not in clues:
                 need = cells[y] - sum(1 for z in around(y) if is_mine(z))
                 clues[y] = (need, sum(1 << at[z] for z in around(y) if z in at))
-    # for each cell, in the order they are placed: the numbers it counts for, each as
-    # (mines needed, its cells' mask, its cells' mask still to place after this one)
-    checks: list[list[tuple[int, int, int]]] = [[] for _ in found]
-    for need, mask in clues.values():
-        for k in range(mask.bit_length()):
-            if mask >> k & 1:
-                checks[k].append((need, mask, mask >> (k + 1) << (k + 1)))
-    layouts: list[int] = []
-    n = len(found)
-
-    def place(k: int, lay: int) -> bool:
-        """Extend ``lay`` (cells before ``k`` placed) in every way; False past the cap."""
-        if k == n:
-            layouts.append(lay)
-            return len(layouts) <= max_layouts
-        for bit in (0, 1 << k):
-            now = lay | bit
-            fits = all(0 <= need - (now & mask).bit_count() <= rest.bit_count()
-                       for need, mask, rest in checks[k])
-            if fits and not place(k + 1, now):
-                return False
-        return True
-
-    if not place(0, 0) or not layouts:
+    layouts = clue_layouts(len(found), list(clues.values()), max_layouts)
+    if not layouts:
         return None
     mines = {lay.bit_count() for lay in layouts}
     if len(mines) != 1:
