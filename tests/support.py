@@ -427,3 +427,14 @@ def random_position(rng: random.Random) -> Position:
     counts = layout.counts.tolist()
     cells = bytes(counts[i] if i in opened else COVERED for i in range(width * height))
     return Position(width, height, len(mines), cells)
+
+
+def only_move(name: str, position: Position) -> Move:
+    """The one move strategy ``name`` (a ``find_strategy`` spec) makes on ``position``,
+    in a game of the position's size and mine count, seed 1."""
+    from minesolver.strategies import find_strategy
+
+    strategy = find_strategy(name)
+    strategy.new_game(Rules(position.width, position.height, position.mines), 1)
+    (move,) = strategy.moves(position)
+    return move

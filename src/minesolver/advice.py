@@ -168,7 +168,8 @@ def advise(position: Position) -> Advice | None:
     group: tuple[tuple[int, int], ...] = ()
     if move.reason == "forced":
         group = tuple(position.coords(i)
-                      for i in forced_guess(position, analysis, walled=best.walled))
+                      for i in forced_guess(position, analysis, walled=best.walled,
+                                           pseudo=best.pseudo))
         if len(group) == 2:
             pair = group[1] if group[0] == move.cell else group[0]
     return Advice(

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from support import layouts_of, random_position
+from support import layouts_of, only_move, random_position
 
 from minesolver.analysis import analyze
 from minesolver.codes import COVERED, MINE
@@ -27,6 +27,7 @@ from minesolver.position import Position
 from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
 from minesolver.strategies.best import forced_guess
+from minesolver.strategies.endgame import win_chances
 from minesolver.survey import fifty_fifty_pairs
 
 BUILTIN = {"best", "dfs", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
@@ -430,6 +431,61 @@ def test_a_chain_of_pairs_swapping_sides_unseen_is_forced_with_walled_on(
     group = forced_guess(position, analysis, walled=True)
     assert [position.coords(i) for i in group] == chain
     assert_unavoidable(position, group)
+
+
+# (0,0) and (0,1): the 1 at (1,0) needs one mine among five cells, and the cells next
+# to one of the two but not the other, (0,2) and (1,2), are certain mines
+PSEUDO = Position.from_text("5x3x5\nHHH31\n1HHHH\nHH2HH\n")
+
+
+def test_a_pseudo_fifty_fifty_is_taken_first_with_pseudo_on():
+    analysis = analyze(PSEUDO)
+    assert forced_guess(PSEUDO, analysis, walled=True) == []
+    pair = [PSEUDO.coords(i) for i in forced_guess(PSEUDO, analysis, pseudo=True)]
+    assert pair == [(0, 0), (0, 1)]
+    plain = only_move("best:endgame=off", PSEUDO)
+    taken = only_move("best:endgame=off,pseudo=on", PSEUDO)
+    assert (plain.cell, plain.reason, plain.probability) == ((2, 1), "guess", pytest.approx(1 / 8))
+    assert taken.cell in pair and taken.reason == "forced"
+    assert taken.probability == pytest.approx(1 / 4)
+    # twice the risk of the safest cell, and yet a best move: perfect play from either
+    # cell of the pair wins as often as perfect play from the start
+    perfect, chances = win_chances(PSEUDO, [*pair, (1, 1)])
+    assert chances == pytest.approx([perfect, perfect, 1 / 4]) and perfect == pytest.approx(3 / 8)
+
+
+def test_every_pseudo_fifty_fifty_is_one_by_its_definition_and_a_best_move():
+    """Over every layout of random small positions: the two cells are never both
+    mines, swapping a lone mine between them gives a layout of the position that
+    shows the same number in every other safe cell, and opening either is a best
+    move (its chance with perfect play after equals the position's)."""
+    rng = random.Random(20261127)
+    found = 0
+    for _ in range(20000):
+        position = random_position(rng)
+        analysis = analyze(position)
+        if analysis.safe or forced_guess(position, analysis, walled=True):
+            continue
+        pair = forced_guess(position, analysis, walled=True, pseudo=True)
+        if not pair:
+            continue
+        found += 1
+        a, b = pair
+        every = layouts_of(position)
+        allowed = set(every)
+        around = [set(position.grid.neighbours(i)) for i in range(len(position.cells))]
+        assert not any(a in layout and b in layout for layout in every), position
+        for layout in every:
+            if (a in layout) != (b in layout):
+                swapped = layout ^ {a, b}
+                assert swapped in allowed, position
+                assert all(len(around[y] & layout) == len(around[y] & swapped)
+                           for y in range(len(position.cells))
+                           if y not in layout and y not in pair), position
+        perfect, chances = win_chances(position, [position.coords(a), position.coords(b)],
+                                       max_layouts=5000, budget=2_000_000)
+        assert chances == pytest.approx([perfect, perfect], abs=1e-12), position
+    assert found >= 10
 
 
 # ---------------------------------------------------------------------- replays

@@ -169,6 +169,7 @@ class Best(Strategy):
         endgame_budget: Annotated[int, Range(1, 100_000_000)] = ENDGAME_BUDGET,
         forced: bool = True,
         walled: bool = True,
+        pseudo: bool = False,
         regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
@@ -200,6 +201,7 @@ class Best(Strategy):
         self.endgame_budget = endgame_budget
         self.forced = forced
         self.walled = walled
+        self.pseudo = pseudo
         self.regions = regions
         self.lookahead = lookahead
         self.dead = dead
@@ -287,10 +289,11 @@ class Best(Strategy):
                 return [Move(found_move.cell, reason="region",
                              probability=1.0 - found_move.safety)]
         if exact_clues and self.forced:
-            group = forced_guess(position, analysis, walled=self.walled)
+            group = forced_guess(position, analysis, walled=self.walled, pseudo=self.pseudo)
             if group:
                 pick = group[0]
-                if self.walled and self.lookahead:  # the number each may show differs
+                # the number each may show differs: the lookahead chooses
+                if (self.walled or self.pseudo) and self.lookahead:
                     prob = analysis.prob.ravel()
                     pick = self._lookahead(
                         self.analysis_engine, [_Scored(i, 1.0 - float(prob[i])) for i in group],
@@ -597,7 +600,7 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
 
 
 def forced_guess(
-    position: Position, analysis: Analysis, *, walled: bool = False
+    position: Position, analysis: Analysis, *, walled: bool = False, pseudo: bool = False
 ) -> list[int]:
     """The cells of an unavoidable guess, or an empty list.
 
@@ -620,11 +623,26 @@ def forced_guess(
     one mine each may chain into a 50/50 that no number can resolve (a 2x2 block with
     its mines on a diagonal, say: :func:`_swappable_chain`).
 
+    With ``pseudo`` (and failing all of those), two uncertain cells ``a`` and ``b``
+    among the uncertain neighbours of a clue that needs one more mine form one when
+    every cell next to one of them but not the other is a certain mine: a *pseudo
+    50/50*, one mine or none (JSMinesweeper takes these before other guesses).
+    The two are never both mines, and moving a lone mine from one to the other
+    changes no number outside them, so until one of them is opened nothing tells
+    them apart; a safe one must be opened to win.  Whatever the play, the first of
+    the two it opens is a blind pick between them, so opening ``a`` (or ``b``) now
+    and then playing on as that play would loses no chance and shows the number
+    sooner: either is a best move by perfect play, which the tests check against
+    the game tree of every layout.
+
     >>> from minesolver.analysis import analyze
     >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")
     >>> a = analyze(p)  # (1,1) and (2,1) share a mine; (0,0) (0,1) (0,2) are mines
     >>> forced_guess(p, a), [p.coords(i) for i in forced_guess(p, a, walled=True)]
     ([], [(1, 1), (2, 1)])
+    >>> q = Position.from_text("5x3x5\\nHHH31\\n1HHHH\\nHH2HH\\n")  # one mine or none
+    >>> [q.coords(i) for i in forced_guess(q, analyze(q), pseudo=True)]
+    [(0, 0), (0, 1)]
     """
     cells = position.cells
     around = position.grid.neighbours
@@ -637,8 +655,10 @@ def forced_guess(
     grid = np.frombuffer(cells, dtype=np.uint8).reshape(position.shape)
     mask = analysis.uncertain_mask.reshape(position.shape) & (grid == COVERED)
     count = neighbour_sum(mask)
-    starts = np.flatnonzero((grid <= 8) & ((count >= 2) if walled else (count == 2))).tolist()
+    wide = walled or pseudo
+    starts = np.flatnonzero((grid <= 8) & ((count >= 2) if wide else (count == 2))).tolist()
     pairs = []  # clues' one-mine pairs, for the chains
+    wider = []  # clues needing one mine among three or more: pseudo 50/50s
     for i in starts:
         unsure = [j for j in around(i) if uncertain(j)]
         if len(unsure) == 2:
@@ -651,7 +671,20 @@ def forced_guess(
             walls = set().union(*near) - near[0].intersection(*near[1:]) - group
             if all(analysis.is_mine(y) for y in walls):
                 return unsure
-    return _swappable_chain(pairs, around, analysis.is_mine) if walled else []
+        if pseudo and len(unsure) >= 3:
+            wider.append((i, unsure))
+    chain = _swappable_chain(pairs, around, analysis.is_mine) if walled else []
+    if chain or not pseudo:
+        return chain
+    for i, unsure in wider:
+        if cells[i] - sum(1 for j in around(i) if analysis.is_mine(j)) != 1:
+            continue
+        for k, a in enumerate(unsure):
+            for b in unsure[k + 1:]:
+                walls = (set(around(a)) ^ set(around(b))) - {a, b}
+                if all(analysis.is_mine(y) for y in walls):
+                    return [a, b]
+    return []
 
 
 def _swappable_chain(
