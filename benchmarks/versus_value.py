@@ -30,6 +30,13 @@ are worth).
 
 Each position is one line of ``--out`` (appended as it is valued, so a stopped run
 keeps what it did and ``--summary FILE`` prints the table of such a file again).
+
+``--why FILE`` asks, for each valued disagreement of such a file (the run's options
+given again, so that its games replay), which path of JSMinesweeper's solver chose
+its pick: the harness is run with ``--verbose`` and its console words are read
+(:func:`route`), and the table is split by path.  The words are those of the
+JSMinesweeper commit the harness README names; another commit may word them
+otherwise (then everything reads "other").
 """
 
 from __future__ import annotations
@@ -39,13 +46,15 @@ import collections
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from multiprocessing import get_context
 from pathlib import Path
 
-from losses import jsms_move  # benchmarks/losses.py: the harness's move on a position
+from losses import harness_text, jsms_move  # benchmarks/losses.py: the harness, spoken to
 
 from minesolver.codes import COVERED, is_number
 from minesolver.errors import MinesolverError
@@ -135,6 +144,95 @@ def one_game(args: tuple[argparse.Namespace, int]) -> list[dict[str, object]]:
                    difference=values[1] - values[0], seconds=time.perf_counter() - started)
         rows.append(row)
     return rows
+
+
+ROUTES = (
+    "an unavoidable or pseudo 50/50",
+    "a cell its 50/50 influence lifted to the candidates",
+    "its tie-break among the safest cells",
+    "brute force of an isolated edge",
+    "other",
+)
+
+
+def route(text: str, theirs: tuple[int, int]) -> str:
+    """Which path of JSMinesweeper's solver chose ``theirs`` (``(row, col)``), from
+    its ``--verbose`` console text (the words of the commit the harness README
+    names: tiles are written ``(x,y)``, column first).
+
+    >>> route("Long term risk not being considered", (1, 16))
+    'an unavoidable or pseudo 50/50'
+    >>> route("--- Starting Best Guess Analysis ---\\nTile (3,8) added to the list", (8, 3))
+    'a cell its 50/50 influence lifted to the candidates'
+    """
+    row, col = theirs
+    if "Long term risk not being considered" in text:  # the tie-break of forced groups
+        return ROUTES[0]
+    if f"Tile ({col},{row}) added to the list" in text:
+        return ROUTES[1]
+    if "Starting Best Guess Analysis" in text:
+        return ROUTES[2]
+    if "brute force for isolated edge" in text:
+        return ROUTES[3]
+    return ROUTES[4]
+
+
+Rows = list[dict[str, object]]
+
+
+def why_one(args: tuple[argparse.Namespace, int, Rows]) -> Rows:
+    """The valued rows of game ``index``, each with the path JSMinesweeper took."""
+    opts, index, rows = args
+    found, _ = guesses(opts, index)
+    env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
+    for row in rows:
+        position = found[int(row["guess"])][0]  # type: ignore[call-overload]
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write(harness_text(position))
+        try:
+            done = subprocess.run(
+                ["node", str(Path(opts.harness).resolve()), "probs", handle.name, "--move",
+                 "--verbose", "--always-tiebreak"],
+                capture_output=True, text=True, env=env, timeout=600)
+        finally:
+            os.unlink(handle.name)
+        theirs = divmod(int(row["theirs"]), position.width)  # type: ignore[call-overload]
+        row["route"] = route(done.stdout + done.stderr, theirs)
+    return rows
+
+
+def why(path: Path, opts: argparse.Namespace) -> None:
+    """The table of ``--out`` file ``path`` split by JSMinesweeper's path to its pick."""
+    rows = read(path)
+    games = len({r["game"] for r in rows})
+    by_game: dict[int, list[dict[str, object]]] = collections.defaultdict(list)
+    for r in rows:
+        if "difference" in r:
+            by_game[int(r["game"])].append(r)  # type: ignore[call-overload]
+    todo = [(opts, g, part) for g, part in sorted(by_game.items())]
+    valued: list[dict[str, object]] = []
+    with get_context("fork").Pool(opts.workers) as pool:
+        for n, part in enumerate(pool.imap_unordered(why_one, todo), 1):
+            valued.extend(part)
+            if n % 20 == 0 or n == len(todo):
+                print(f"versus_value: {n}/{len(todo)} games asked why", file=sys.stderr,
+                      flush=True)
+    print(f"{games} games; JSMinesweeper's pick minus best's, by the path that chose it")
+    print(f"{'path':<52} {'n':>5} {'per position':>22} {'per game':>22} {'better/worse':>13}")
+    for name in ROUTES:
+        for kind in ("every kind", "rival riskier"):
+            part = [r for r in valued if r["route"] == name
+                    and (kind == "every kind" or r["kind"] == kind)]
+            if not part:
+                continue
+            mean, half, per_game, per_game_half = clustered(part, games)
+            diffs = [float(r["difference"]) for r in part]  # type: ignore[arg-type]
+            label = name if kind == "every kind" else "  of which the rival's pick is riskier"
+            print(f"{label:<52} {len(part):>5} {100 * mean:>+7.2f} "
+                  f"[{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}] "
+                  f"{100 * per_game:>+7.3f} [{100 * (per_game - per_game_half):+.3f}, "
+                  f"{100 * (per_game + per_game_half):+.3f}] "
+                  f"{sum(d > 0 for d in diffs):>6}/{sum(d < 0 for d in diffs):<6}")
 
 
 def clustered(part: list[dict[str, object]], games: int) -> tuple[float, float, float, float]:
@@ -229,6 +327,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=None, help="one line per guess (appended)")
     parser.add_argument("--summary", default=None, help="print the table of an --out file")
+    parser.add_argument("--why", default=None,
+                        help="split an --out file's table by JSMinesweeper's path to its pick")
     parser.add_argument("--harness", default="../shared/peers/jsms_harness.js")
     parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"))
     opts = parser.parse_args()
@@ -237,6 +337,11 @@ def main() -> None:
         return
     if opts.rival == "jsms" and not (Path(opts.harness).is_file() and Path(opts.jsms).is_dir()):
         parser.error("give --harness and --jsms (see ../shared/peers/README.md)")
+    if opts.why:
+        if not Path(opts.why).is_file():
+            parser.error(f"no such file: {opts.why}")
+        why(Path(opts.why), opts)
+        return
     for spec in (opts.strategy, *([] if opts.rival == "jsms" else [opts.rival])):
         try:
             find_strategy(spec)

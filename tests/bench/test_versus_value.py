@@ -91,9 +91,25 @@ def test_a_rival_strategy_is_valued_where_it_moves_otherwise(tmp_path):
     assert all(r["kind"] == "same" for r in value.one_game((opts, 16)))
 
 
+def test_the_path_to_jsminesweepers_pick_is_read_from_its_console_words():
+    value = load("versus_value")
+    tie = "-------- Starting Best Guess Analysis --------\n"
+    # the forced groups' tie-break runs without long-term risk, whatever else is said
+    assert value.route(tie + "Long term risk not being considered\n", (1, 16)) == value.ROUTES[0]
+    # tiles are written (x,y): the pick at row 8, column 3 is (3,8)
+    lifted = tie + "Tile (3,8) added to the list of candidates to be analysed\n"
+    assert value.route(lifted, (8, 3)) == value.ROUTES[1]
+    assert value.route(lifted, (3, 8)) == value.ROUTES[2]  # another cell was lifted
+    assert value.route("Solutions found by brute force for isolated edge 12", (0, 0)) == (
+        value.ROUTES[3])
+    assert value.route("", (0, 0)) == "other"
+
+
 def test_bad_options_are_one_line_errors():
     for args, needle in ((["--rival", "best:nope=1"], "no option 'nope'"),
-                         (["--harness", "/nowhere.js"], "give --harness and --jsms")):
+                         (["--harness", "/nowhere.js"], "give --harness and --jsms"),
+                         (["--why", "/nowhere.jsonl", "--harness", __file__, "--jsms", str(BENCH)],
+                          "no such file: /nowhere.jsonl")):
         done = subprocess.run([sys.executable, str(BENCH / "versus_value.py"), *args],
                               capture_output=True, text=True, cwd=BENCH, timeout=120)
         assert done.returncode == 2 and needle in done.stderr
