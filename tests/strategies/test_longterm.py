@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
-from support import consistent_positions, neighbours_of
+from support import consistent_positions, neighbours_of, only_move
 
 from minesolver.analysis import Engine
 from minesolver.codes import COVERED, FLAG, MINE, is_number
 from minesolver.position import Position
-from minesolver.strategies.longterm import fifty_influence
+from minesolver.strategies.endgame import win_chances
+from minesolver.strategies.longterm import _possible_shapes, fifty_influence, fifty_shape_mask
 
 
 def layouts(position: Position) -> list[set[int]]:
@@ -82,10 +84,20 @@ def test_influence_equals_brute_force(position: Position) -> None:
     engine = Engine(position)
     analysis = engine.analysis
     assert analysis.solutions == len(all_layouts)
+    shaped = fifty_shape_mask(engine, max_unknown_walls=8)
     for t, code in enumerate(position.cells):
         if code == COVERED and analysis.is_uncertain(t):
             got = fifty_influence(engine, t, max_unknown_walls=8)
             assert got == brute_influence(position, all_layouts, t), (t, str(position))
+            # the whole-board screen that spares ``fifty_reach`` the counting misses none
+            if got:
+                assert shaped[t], (t, str(position))
+    # and the screen is the shapes the counting tries, for any wall limit
+    for limit in (0, 1, 3):
+        tried = [t for t in range(len(position.cells))
+                 if position.cells[t] == COVERED and analysis.is_uncertain(t)
+                 and any(True for _ in _possible_shapes(engine, t, limit))]
+        assert np.flatnonzero(fifty_shape_mask(engine, max_unknown_walls=limit)).tolist() == tried
 
 
 def test_a_walled_pair_is_all_influence() -> None:
@@ -102,3 +114,20 @@ def test_unknown_walls_beyond_the_limit_are_skipped() -> None:
     assert fifty_influence(engine, 5, max_unknown_walls=3) < fifty_influence(
         engine, 5, max_unknown_walls=8
     )
+
+
+def test_fifty_reach_adds_the_cells_the_boost_lifts_to_the_cutoff() -> None:
+    # (0,0), (1,0) and (2,0) are mines with chance 2/3, below the cutoff of the safest
+    # (1/2 at (0,1) and (0,3)); (0,0) is the mine of a pair no number can settle in
+    # as many layouts as it is safe in (the cap), so its boost is 1 + 0.9 and lifts
+    # it to 1/3 x 1.9 = 0.63, above 0.9 x 1/2
+    position = Position.from_text("4x3x7\nHH3H\nHH5H\nHH4H\n")
+    plain = only_move("best:endgame=off,fifty=0.9", position)
+    reached = only_move("best:endgame=off,fifty=0.9,fifty_reach=on", position)
+    assert plain.probability == 0.5
+    assert reached.cell == (0, 0) and abs(reached.probability - 2 / 3) < 1e-12
+    engine = Engine(position)
+    assert fifty_influence(engine, 0) == 2 and engine.analysis.solutions == 6
+    # the riskier cell is a best move all the same: perfect play wins 1/3 after each
+    perfect, chances = win_chances(position, [plain.cell, reached.cell])
+    assert chances == [perfect, perfect]

@@ -66,6 +66,10 @@ their measured effect is in ``docs/benchmarks.md``):
    of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
    multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
    it is safe): guessing it now takes a coin flip the game would ask for later.
+   ``fifty_reach`` (default off) also makes candidates of the cells below the
+   cutoff that their boost lifts to it, as JSMinesweeper adds the cells its 50/50
+   influence lifts (on boards of up to :data:`FLOAT_PLY_CELLS` cells: each cell
+   that may be in such a 50/50 costs a few engine hypotheses).
 8. **Rollouts** (``rollouts``, default 0: off).  When the lookahead's best scores
    are within ``rollout_margin`` (2%) of each other (a near-tie it cannot settle),
    the ``rollout_top`` best are played to the end of the game on the same
@@ -117,7 +121,7 @@ from ..position import Position
 from ..rules import Rules
 from .base import Move, Strategy, StrategyError, register
 from .endgame import Endgame, sampled_endgame_move
-from .longterm import fifty_influence
+from .longterm import fifty_influence, fifty_shape_mask
 from .regions import region_move
 from .rollouts import rollout_values
 
@@ -180,6 +184,7 @@ class Best(Strategy):
         depth: Annotated[int, Range(1, 4)] = 1,
         breadth: Annotated[int, Range(1, 64)] = 4,
         fifty: Annotated[float, Range(0.0, 10.0)] = 0.0,
+        fifty_reach: bool = False,
         floats: bool = True,
         rollouts: Annotated[int, Range(0, 100_000)] = 0,
         rollout_top: Annotated[int, Range(2, 16)] = 4,
@@ -212,6 +217,8 @@ class Best(Strategy):
         self.depth = depth
         self.breadth = breadth
         self.fifty = fifty
+        self.fifty_reach = fifty_reach
+        self._boosts: dict[int, float] = {}  # this turn's fifty boosts, by cell
         self.floats = floats
         self.rollouts = rollouts
         self.rollout_top = rollout_top
@@ -248,6 +255,7 @@ class Best(Strategy):
         return self
 
     def moves(self, position: Position) -> list[Move]:
+        self._boosts = {}
         found = None  # the compiled answer for the position, when floats are used
         floats = self.floats and self.noise is None and self.density is None
         if floats and len(position.cells) <= FLOAT_PLY_CELLS:
@@ -360,6 +368,28 @@ class Best(Strategy):
                         for i in _off_edge_picks(position, off.tolist(), on_front)
                         if i not in chosen
                     )
+        if self.fifty and self.fifty_reach and len(codes) <= FLOAT_PLY_CELLS:
+            out.extend(self._fifty_reach(covered, safety_of, best * cutoff, {c.cell for c in out}))
+        return out
+
+    def _fifty_reach(
+        self, covered: np.ndarray, safety_of: np.ndarray, bar: float, chosen: set[int]
+    ) -> list[_Scored]:
+        """Cells below the cutoff whose long-term 50/50 boost lifts them to it (as
+        JSMinesweeper adds the cells its 50/50 influence lifts to its candidates).
+        Only cells with a pair or block that needs at most one wall not yet known to
+        be a mine are looked at (JSMinesweeper's own limit for pairs): past it the
+        boost is too small to lift a cell, and each cell looked at costs hypotheses."""
+        engine = self.analysis_engine
+        floor = bar / (1.0 + self.fifty)  # no boost is larger than 1 + fifty
+        shaped = fifty_shape_mask(engine, max_unknown_walls=1)
+        out = []
+        for i in covered[(safety_of[covered] >= floor) & shaped[covered]].tolist():
+            if i in chosen:
+                continue
+            cand = _Scored(i, float(safety_of[i]))
+            if cand.safety * self._fifty_boost(engine, cand) >= bar:
+                out.append(cand)
         return out
 
     # ---------------------------------------------------------------- lookahead
@@ -435,13 +465,17 @@ class Best(Strategy):
         later anyway."""
         if not self.fifty or self.noise is not None:
             return 1.0
+        if cand.cell in self._boosts:
+            return self._boosts[cand.cell]
         influence = fifty_influence(engine, cand.cell)
-        if not influence:
-            return 1.0
-        analysis = engine.analysis
-        mines, den = analysis.exact(cand.cell)
-        safe = analysis.solutions * (den - mines) // den  # exact: counts pass 10**308
-        return 1.0 + self.fifty * influence / safe
+        boost = 1.0
+        if influence:
+            analysis = engine.analysis
+            mines, den = analysis.exact(cand.cell)
+            safe = analysis.solutions * (den - mines) // den  # exact: counts pass 10**308
+            boost = 1.0 + self.fifty * influence / safe
+        self._boosts[cand.cell] = boost
+        return boost
 
     def _score(
         self,

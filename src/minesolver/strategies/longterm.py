@@ -21,10 +21,14 @@ strategy's ``fifty`` option turns it into a bonus on the cell's score.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import numpy as np
+
 from ..analysis import Engine, InconsistentPositionError
 from ..codes import BLANK, COVERED, FLAG, MINE
 
-__all__ = ["fifty_influence"]
+__all__ = ["fifty_influence", "fifty_shape_mask"]
 
 # the pair / block shapes, as (row, col) offsets from the cell that is the mine:
 # (partner, the walls: cells touching one of the two only, which must all be mines)
@@ -63,6 +67,71 @@ def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -
     ``max_unknown_walls`` walls not yet known to be mines are skipped (too unlikely
     to matter, and each shape costs one hypothesis).
     """
+    pairs = 0
+    block = 0
+    for n, changes in _possible_shapes(engine, index, max_unknown_walls):
+        try:
+            count = engine.hypothesis(changes).analysis.solutions
+        except InconsistentPositionError:
+            continue
+        if n < _PAIRS:
+            pairs += count
+        else:
+            block = max(block, count)
+    analysis = engine.analysis
+    mine_count, den = analysis.exact(index)
+    total = analysis.solutions
+    mine_layouts = total * mine_count // den
+    return min(pairs + block, mine_layouts, total - mine_layouts)
+
+
+def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarray:
+    """Per flat index: whether the cell has a pair or block that the known cells
+    leave possible, so that its :func:`fifty_influence` may be above zero (the same
+    shapes, for the whole board at once and without counting their layouts).
+
+    >>> from minesolver.position import Position
+    >>> fifty_shape_mask(Engine(Position.from_text("2x2x1\\n1H\\n1H\\n"))).tolist()
+    [False, True, False, True]
+    >>> fifty_shape_mask(Engine(Position.from_text("3x1x1\\n1HH\\n"))).tolist()  # (0,0): a 1
+    [False, False, False]
+    """
+    position = engine.position
+    analysis = engine.analysis
+    h, w = position.shape
+    codes = np.frombuffer(position.cells, dtype=np.uint8)
+    mine = np.zeros(len(codes), dtype=bool)
+    mine[analysis.mine_indices] = True
+    mine |= (codes == FLAG) | (codes == MINE)
+    hidden = (codes == COVERED) & analysis.uncertain_mask  # unknown walls too
+    mine_or_hidden = mine | hidden  # a wall that is neither can never be a mine
+    mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
+
+    def shifted(mask: np.ndarray, dr: int, dc: int, fill: bool) -> np.ndarray:
+        """``out[r, c] = mask[r + dr, c + dc]``, ``fill`` off the board."""
+        padded = np.full((h + 4, w + 4), fill, dtype=bool)
+        padded[2:-2, 2:-2] = mask.reshape(h, w)
+        return padded[2 + dr : 2 + dr + h, 2 + dc : 2 + dc + w]
+
+    out = np.zeros((h, w), dtype=bool)
+    for mines, safe, walls in _SHAPES:
+        ok = np.ones((h, w), dtype=bool)
+        for dr, dc in mines + safe:
+            ok &= shifted(hidden, dr, dc, False)
+        unknown = np.zeros((h, w), dtype=np.int16)
+        for dr, dc in walls:
+            ok &= shifted(mine_or_hidden, dr, dc, True)
+            unknown += shifted(hidden, dr, dc, False)
+        out |= ok & (unknown <= max_unknown_walls) & (unknown + len(mines) <= mines_left)
+    return out.ravel()
+
+
+def _possible_shapes(
+    engine: Engine, index: int, max_unknown_walls: int
+) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """For each shape of :data:`_SHAPES` holding cell ``index`` as a mine that the
+    known cells allow, its number and the changes that make it (its mines and
+    walls mines, its other cells safe)."""
     position = engine.position
     analysis = engine.analysis
     cells = position.cells
@@ -89,8 +158,6 @@ def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -
             out.append(j)
         return out
 
-    pairs = 0
-    block = 0
     for n, (mines, safe, walls) in enumerate(_SHAPES):
         mine_cells = [at(*d) for d in mines]
         safe_cells = [at(*d) for d in safe]
@@ -104,15 +171,4 @@ def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -
             continue
         changes = [(j, MINE) for j in unknown + inside[: len(mine_cells)]]
         changes += [(j, BLANK) for j in inside[len(mine_cells) :]]
-        try:
-            count = engine.hypothesis(changes).analysis.solutions
-        except InconsistentPositionError:
-            continue
-        if n < _PAIRS:
-            pairs += count
-        else:
-            block = max(block, count)
-    mine_count, den = analysis.exact(index)
-    total = analysis.solutions
-    mine_layouts = total * mine_count // den
-    return min(pairs + block, mine_layouts, total - mine_layouts)
+        yield n, changes
