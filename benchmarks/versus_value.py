@@ -186,7 +186,11 @@ def why_one(args: tuple[argparse.Namespace, int, Rows]) -> Rows:
     found, _ = guesses(opts, index)
     env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
     for row in rows:
-        position = found[int(row["guess"])][0]  # type: ignore[call-overload]
+        k = int(row["guess"])  # type: ignore[call-overload]
+        if k >= len(found) or found[k][1] != row["ours"]:
+            raise ValueError(f"game {index} does not replay as the file says: give --why "
+                             "the options (and the code) of the run that wrote it")
+        position = found[k][0]
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
             handle.write(harness_text(position))
         try:
@@ -212,11 +216,15 @@ def why(path: Path, opts: argparse.Namespace) -> None:
     todo = [(opts, g, part) for g, part in sorted(by_game.items())]
     valued: list[dict[str, object]] = []
     with get_context("fork").Pool(opts.workers) as pool:
-        for n, part in enumerate(pool.imap_unordered(why_one, todo), 1):
-            valued.extend(part)
-            if n % 20 == 0 or n == len(todo):
-                print(f"versus_value: {n}/{len(todo)} games asked why", file=sys.stderr,
-                      flush=True)
+        try:
+            for n, part in enumerate(pool.imap_unordered(why_one, todo), 1):
+                valued.extend(part)
+                if n % 20 == 0 or n == len(todo):
+                    print(f"versus_value: {n}/{len(todo)} games asked why", file=sys.stderr,
+                          flush=True)
+        except ValueError as error:  # a replay that differs: one line, not a traceback
+            print(f"versus_value: {error}", file=sys.stderr)
+            sys.exit(2)
     print(f"{games} games; JSMinesweeper's pick minus best's, by the path that chose it")
     print(f"{'path':<52} {'n':>5} {'per position':>22} {'per game':>22} {'better/worse':>13}")
     for name in ROUTES:

@@ -105,6 +105,20 @@ def test_the_path_to_jsminesweepers_pick_is_read_from_its_console_words():
     assert value.route("", (0, 0)) == "other"
 
 
+def test_why_refuses_a_file_its_games_do_not_replay(tmp_path):
+    # a row whose cell is not the one best opens at that guess: another run's file
+    out = tmp_path / "other.jsonl"
+    out.write_text(json.dumps({"game": 0, "guess": 0, "kind": "rival riskier", "ours": -1,
+                               "theirs": 0, "difference": 0.1, "theirs_on_front": True}) + "\n")
+    done = subprocess.run([sys.executable, str(BENCH / "versus_value.py"), "--why", str(out),
+                           "--harness", __file__, "--jsms", str(BENCH), "--workers", "1"],
+                          capture_output=True, text=True, cwd=BENCH, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "versus_value: game 0 does not replay as the file says: give --why the options "
+        "(and the code) of the run that wrote it"]
+
+
 def test_bad_options_are_one_line_errors():
     for args, needle in ((["--rival", "best:nope=1"], "no option 'nope'"),
                          (["--harness", "/nowhere.js"], "give --harness and --jsms"),
