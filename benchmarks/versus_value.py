@@ -198,10 +198,13 @@ def why_one(args: tuple[argparse.Namespace, int, Rows]) -> Rows:
                 ["node", str(Path(opts.harness).resolve()), "probs", handle.name, "--move",
                  "--verbose", "--always-tiebreak"],
                 capture_output=True, text=True, env=env, timeout=600)
+            text = done.stdout + done.stderr
+        except subprocess.TimeoutExpired:  # no answer in ten minutes: counted as other
+            text = ""
         finally:
             os.unlink(handle.name)
         theirs = divmod(int(row["theirs"]), position.width)  # type: ignore[call-overload]
-        row["route"] = route(done.stdout + done.stderr, theirs)
+        row["route"] = route(text, theirs)
     return rows
 
 
@@ -209,12 +212,12 @@ def why(path: Path, opts: argparse.Namespace) -> None:
     """The table of ``--out`` file ``path`` split by JSMinesweeper's path to its pick."""
     rows = read(path)
     games = len({r["game"] for r in rows})
-    by_game: dict[int, list[dict[str, object]]] = collections.defaultdict(list)
+    by_game: dict[int, Rows] = collections.defaultdict(list)
     for r in rows:
         if "difference" in r:
             by_game[int(r["game"])].append(r)  # type: ignore[call-overload]
     todo = [(opts, g, part) for g, part in sorted(by_game.items())]
-    valued: list[dict[str, object]] = []
+    valued: Rows = []
     with get_context("fork").Pool(opts.workers) as pool:
         try:
             for n, part in enumerate(pool.imap_unordered(why_one, todo), 1):
