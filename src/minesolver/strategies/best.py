@@ -70,10 +70,11 @@ their measured effect is in ``docs/benchmarks.md``):
    of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
    multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
    it is safe): guessing it now takes a coin flip the game would ask for later.
-   ``fifty_reach`` (default off) also makes candidates of the cells below the
-   cutoff that their boost lifts to it, as JSMinesweeper adds the cells its 50/50
-   influence lifts (on boards of up to :data:`FLOAT_PLY_CELLS` cells: each cell
-   that may be in such a 50/50 costs a few engine hypotheses).
+   ``fifty_reach`` (default off: +0.01 points over 200,000 paired expert boards,
+   p = 0.75, for 2.9 times the median time) also makes candidates of the cells
+   below the cutoff that their boost lifts to it, as JSMinesweeper adds the cells
+   its 50/50 influence lifts (on boards of up to :data:`FLOAT_PLY_CELLS` cells:
+   each cell that may be in such a 50/50 costs a few engine hypotheses).
 8. **Rollouts** (``rollouts``, default 0: off).  When the lookahead's best scores
    are within ``rollout_margin`` (2%) of each other (a near-tie it cannot settle),
    the ``rollout_top`` best are played to the end of the game on the same
