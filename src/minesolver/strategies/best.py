@@ -689,6 +689,12 @@ def forced_guess(
     def uncertain(j: int) -> bool:
         return cells[j] == COVERED and analysis.is_uncertain(j)
 
+    def walled_in(group: list[int]) -> bool:
+        """Whether every cell next to some but not all of ``group`` is a certain mine."""
+        near = [set(around(j)) for j in group]
+        walls = set().union(*near) - near[0].intersection(*near[1:]) - set(group)
+        return all(analysis.is_mine(y) for y in walls)
+
     # only numbers with two (or, walled, more) uncertain cells around can start one (a
     # board of a million cells is not walked in Python)
     grid = np.frombuffer(cells, dtype=np.uint8).reshape(position.shape)
@@ -704,12 +710,8 @@ def forced_guess(
             if _isolated(unsure, cells, around, uncertain, analysis.is_mine):
                 return unsure
             pairs.append(unsure)
-        if walled and len(unsure) >= 2:
-            near = [set(around(j)) for j in unsure]
-            group = set(unsure)
-            walls = set().union(*near) - near[0].intersection(*near[1:]) - group
-            if all(analysis.is_mine(y) for y in walls):
-                return unsure
+        if walled and len(unsure) >= 2 and walled_in(unsure):
+            return unsure
         if pseudo and len(unsure) >= 3:
             wider.append((i, unsure))
     chain = _swappable_chain(pairs, around, analysis.is_mine) if walled else []
@@ -720,8 +722,7 @@ def forced_guess(
             continue
         for k, a in enumerate(unsure):
             for b in unsure[k + 1:]:
-                walls = (set(around(a)) ^ set(around(b))) - {a, b}
-                if all(analysis.is_mine(y) for y in walls):
+                if walled_in([a, b]):
                     return [a, b]
     return []
 

@@ -101,8 +101,7 @@ def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarra
     h, w = position.shape
     codes = np.frombuffer(position.cells, dtype=np.uint8)
     mine = np.zeros(len(codes), dtype=bool)
-    mine[analysis.mine_indices] = True
-    mine |= (codes == FLAG) | (codes == MINE)
+    mine[analysis.mine_indices] = True  # flags included
     hidden = (codes == COVERED) & analysis.uncertain_mask  # unknown walls too
     mine_or_hidden = mine | hidden  # a wall that is neither can never be a mine
     mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
