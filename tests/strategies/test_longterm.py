@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from support import consistent_positions, neighbours_of, only_move
 
@@ -17,7 +18,12 @@ from minesolver.analysis import Engine
 from minesolver.codes import COVERED, FLAG, MINE, is_number
 from minesolver.position import Position
 from minesolver.strategies.endgame import win_chances
-from minesolver.strategies.longterm import _possible_shapes, fifty_influence, fifty_shape_mask
+from minesolver.strategies.longterm import (
+    _possible_shapes,
+    fifty_bound_cells,
+    fifty_influence,
+    fifty_shape_mask,
+)
 
 
 def layouts(position: Position) -> list[set[int]]:
@@ -131,3 +137,95 @@ def test_fifty_reach_adds_the_cells_the_boost_lifts_to_the_cutoff() -> None:
     # the riskier cell is a best move all the same: perfect play wins 1/3 after each
     perfect, chances = win_chances(position, [plain.cell, reached.cell])
     assert chances == [perfect, perfect]
+
+
+def brute_bound(position: Position, all_layouts: list[set[int]]) -> list[int]:
+    """The cells that are a mine only as the mine of one pair (failing any, one 2x2
+    block), from the definition: every layout with the cell a mine has the shape's
+    other cells safe and its walls (the cells that would see a different number if
+    the mines swapped sides) mines; at most one wall not known to be a mine for a
+    pair, two for a block."""
+    w, h = position.width, position.height
+    covered = {i for i, code in enumerate(position.cells) if code == COVERED}
+    in_all = set.intersection(*all_layouts)
+    uncertain = {i for i in covered if i not in in_all and any(i in lay for lay in all_layouts)}
+
+    def cell(rr: int, cc: int) -> int | None:
+        return rr * w + cc if 0 <= rr < h and 0 <= cc < w else None
+
+    def bound(t: int, mines: set[int], safe: set[int], limit: int) -> bool:
+        walls = set()
+        for i in range(w * h):
+            around = set(neighbours_of(w, h, i))
+            if i not in mines | safe and len(around & mines) != len(around & safe):
+                walls.add(i)
+        if len(walls - in_all) > limit:
+            return False
+        need = mines | walls
+        return all(need <= lay and not safe & lay for lay in all_layouts if t in lay)
+
+    pairs, blocks = [], []
+    for t in sorted(uncertain):
+        r, c = divmod(t, w)
+        if any(bound(t, {t}, {p}, 1) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+               if (p := cell(r + dr, c + dc)) in uncertain):
+            pairs.append(t)
+            continue
+        for br, bc in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+            four = [cell(r + br + i, c + bc + j) for i in (0, 1) for j in (0, 1)]
+            if not all(x in uncertain for x in four):
+                continue
+            diag = cell(r + 2 * br + 1, c + 2 * bc + 1)
+            assert diag is not None
+            if bound(t, {t, diag}, {x for x in four if x not in (t, diag)}, 2):  # type: ignore[misc]
+                blocks.append(t)
+                break
+    return pairs or blocks
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(consistent_positions())
+def test_bound_cells_equal_brute_force(position: Position) -> None:
+    """The cells JSMinesweeper opens first as 50/50s, against the definition over
+    every layout; cells away from the clues share one hypothesis, which this checks
+    too (the brute force knows nothing of fronts)."""
+    all_layouts = layouts(position)
+    if not all_layouts:
+        return
+    got = fifty_bound_cells(Engine(position))
+    assert got == brute_bound(position, all_layouts), str(position)
+
+
+def test_bound_cells_away_from_the_clues() -> None:
+    # no number anywhere, one mine: the two cells of a column touch the same other
+    # cells, so a vertical pair has no walls, and a mine in one means none in the other
+    position = Position.from_text("3x2x1\nHHH\nHHH\n")
+    got = [position.coords(i) for i in fifty_bound_cells(Engine(position))]
+    assert got == [(r, c) for r in range(2) for c in range(3)]
+    assert got == [position.coords(i) for i in brute_bound(position, layouts(position))]
+
+
+def test_a_bound_cell_is_not_always_a_best_move() -> None:
+    """JSMinesweeper's test is a heuristic: here (0,3) is a mine only with (0,2) safe
+    and the undecided wall (1,2) a mine, and yet opening it wins half as often as
+    perfect play (1/3 against 2/3); the lookahead, choosing among the bound cells,
+    takes (0,2), perfect play's move."""
+    position = Position.from_text("4x4x5\n2HHH\nHHH2\n2H3H\n1121\n")
+    bound = [position.coords(i) for i in fifty_bound_cells(Engine(position))]
+    assert bound == [(0, 2), (0, 3)]
+    perfect, chances = win_chances(position, bound)
+    assert perfect == 2 / 3 and chances == [2 / 3, 1 / 3]
+    assert only_move("best:endgame=off,chains=on", position).cell == (0, 2)
+
+
+def test_chains_takes_a_bound_cell_before_any_other_guess() -> None:
+    # (3,2) and (3,3) are mines only as a pair's mine; plain best's lookahead takes
+    # (3,3), which wins 4/15 with perfect play after; chains takes (3,2): 1/3, the best
+    position = Position.from_text("4x4x7\n2HHH\n3H5H\nHHHH\n2HHH\n")
+    plain = only_move("best:endgame=off", position)
+    taken = only_move("best:endgame=off,chains=on", position)
+    assert (plain.reason, taken.reason) == ("guess", "forced")
+    assert [position.coords(i) for i in fifty_bound_cells(Engine(position))] == [(3, 2), (3, 3)]
+    perfect, chances = win_chances(position, [plain.cell, taken.cell])
+    assert (plain.cell, taken.cell) == ((3, 3), (3, 2))
+    assert chances[1] == pytest.approx(perfect) and chances[0] < perfect - 0.05

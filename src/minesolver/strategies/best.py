@@ -41,7 +41,10 @@ their measured effect is in ``docs/benchmarks.md``):
    ``pseudo`` (default off: 12 outcomes against 14 over 100,000 paired expert
    boards, p = 0.85) also takes first a pair a clue holds to one mine or none whose
    every cell next to one but not the other is a certain mine (JSMinesweeper's
-   pseudo 50/50: :func:`forced_guess`).
+   pseudo 50/50: :func:`forced_guess`).  ``chains`` (default off) then opens, however
+   risky, a cell that is a mine only as the mine of one pair or 2x2 block no number
+   could settle (:func:`.longterm.fifty_bound_cells`; JSMinesweeper's test, a
+   heuristic: not always a best move).
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety
@@ -126,7 +129,7 @@ from ..position import Position
 from ..rules import Rules
 from .base import Move, Strategy, StrategyError, register
 from .endgame import Endgame, sampled_endgame_move
-from .longterm import fifty_influence, fifty_shape_mask
+from .longterm import fifty_bound_cells, fifty_influence, fifty_shape_mask
 from .regions import region_move
 from .rollouts import rollout_values
 
@@ -179,6 +182,7 @@ class Best(Strategy):
         forced: bool = True,
         walled: bool = True,
         pseudo: bool = False,
+        chains: bool = False,
         regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
@@ -212,6 +216,7 @@ class Best(Strategy):
         self.forced = forced
         self.walled = walled
         self.pseudo = pseudo
+        self.chains = chains
         self.regions = regions
         self.lookahead = lookahead
         self.dead = dead
@@ -314,6 +319,10 @@ class Best(Strategy):
                     ).cell
                 cell = position.coords(pick)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
+            if self.chains and len(position.cells) <= FLOAT_PLY_CELLS:
+                bound = self._bound_pick(analysis, found)
+                if bound is not None:
+                    return [bound]
         candidates = self._candidates(position, analysis)
         if (exact_clues and self.endgame and self.sample and self.density is None
                 and analysis.solutions_at_most(self.sample_layouts)):
@@ -336,6 +345,23 @@ class Best(Strategy):
             chosen = self.rng_pick([c for c in candidates if c.safety >= best - 1e-12])
         cell = position.coords(chosen.cell)
         return [Move(cell, reason="guess", probability=1.0 - chosen.safety)]
+
+    def _bound_pick(self, analysis: Analysis, found: FloatBoard | None) -> Move | None:
+        """``chains``: the lookahead's pick among the cells that are a mine only as
+        the mine of one unresolvable pair or block
+        (:func:`.longterm.fifty_bound_cells`), however risky, unless it is dead;
+        ``None`` when there is none."""
+        engine = self.analysis_engine
+        bound = fifty_bound_cells(engine)
+        if not bound:
+            return None
+        prob = analysis.prob.ravel()
+        pick = self._lookahead(engine, [_Scored(i, 1.0 - float(prob[i])) for i in bound],
+                               self.depth, found)
+        if pick.dead:  # it would show nothing: JSMinesweeper does not take those either
+            return None
+        cell = engine.position.coords(pick.cell)
+        return Move(cell, reason="forced", probability=float(prob[pick.cell]))
 
     def rng_pick(self, items: list[_Scored]) -> _Scored:
         return items[self.rng.below(len(items))]

@@ -21,14 +21,15 @@ strategy's ``fifty`` option turns it into a bonus on the cell's score.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 
 import numpy as np
 
-from ..analysis import Engine, InconsistentPositionError
+from ..analysis import Analysis, Engine, InconsistentPositionError
 from ..codes import BLANK, COVERED, FLAG, MINE
 
-__all__ = ["fifty_influence", "fifty_shape_mask"]
+__all__ = ["fifty_bound_cells", "fifty_influence", "fifty_shape_mask"]
 
 # the pair / block shapes, as (row, col) offsets from the cell that is the mine:
 # (partner, the walls: cells touching one of the two only, which must all be mines)
@@ -85,6 +86,71 @@ def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -
     return min(pairs + block, mine_layouts, total - mine_layouts)
 
 
+def fifty_bound_cells(engine: Engine) -> list[int]:
+    """The cells that are a mine only as the mine of one same pair (or, failing any,
+    one 2x2 block) of :data:`_SHAPES`: in every layout where the cell is a mine, that
+    shape's other cells are safe and its walls mines (JSMinesweeper's test for the
+    50/50s it opens before any other guess).  Pairs may have one wall not yet known
+    to be a mine, blocks two, as there.
+
+    Such a cell, when a mine, sits in a 50/50 no number will settle, so its risk is
+    one the game asks for anyway, or so the idea goes.  It is not a proof: when a
+    wall is still undecided, the layouts where the cell is safe are not bound to
+    anything, and a guess elsewhere can be better (the tests hold a position where
+    opening such a cell wins a third less often than perfect play).
+
+    >>> from minesolver.position import Position
+    >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")  # a walled pair
+    >>> [p.coords(i) for i in fifty_bound_cells(Engine(p))]
+    [(1, 1), (2, 1)]
+    """
+    position = engine.position
+    analysis = engine.analysis
+    w = position.width
+    on_front = np.zeros(len(position.cells), dtype=bool)
+    for front in analysis.fronts:
+        on_front[[r * w + c for r, c in front.cells]] = True
+    hidden = (np.frombuffer(position.cells, np.uint8) == COVERED) & analysis.uncertain_mask
+    away = np.flatnonzero(hidden & ~on_front).tolist()
+    looked = _shape_mask(engine, (1, 2)) & on_front
+    # the uncertain cells away from the clues are interchangeable (swapping two maps
+    # layouts to layouts): one hypothesis answers for all of them, and when it leaves
+    # the others uncertain, no shape of one with another in it can be bound
+    shared = None
+    if away:
+        with contextlib.suppress(InconsistentPositionError):
+            shared = engine.hypothesis([(away[0], MINE)]).analysis
+    if shared is not None:
+        free = len(away) > 1 and shared.is_uncertain(away[1])
+        others = hidden & on_front if free else hidden
+        looked |= _shape_mask(engine, (1, 2), others) & ~on_front
+    found: tuple[list[int], list[int]] = ([], [])  # by pairs, by blocks
+    for index in np.flatnonzero(looked).tolist():
+        swap = index  # the cell whose hypothesis stands for this one
+        given: Analysis | None = None
+        for n, changes in _possible_shapes(engine, index, 2):
+            pair = n < _PAIRS
+            unknown = sum(1 for _, code in changes if code == MINE) - (1 if pair else 2)
+            if pair and unknown > 1:
+                continue
+            if given is None:
+                if not on_front[index]:
+                    swap, given = away[0], shared
+                else:
+                    try:
+                        given = engine.hypothesis([(index, MINE)]).analysis
+                    except InconsistentPositionError:
+                        break
+            assert given is not None
+            # what holds for ``swap`` a mine holds for ``index`` with the two swapped
+            swapped = {index: swap, swap: index}
+            if all(given.is_mine(j) if code == MINE else given.is_safe(j)
+                   for j, code in ((swapped.get(k, k), code) for k, code in changes)):
+                found[0 if pair else 1].append(index)
+                break
+    return found[0] or found[1]
+
+
 def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarray:
     """Per flat index: whether the cell has a pair or block that the known cells
     leave possible, so that its :func:`fifty_influence` may be above zero (the same
@@ -96,6 +162,15 @@ def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarra
     >>> fifty_shape_mask(Engine(Position.from_text("3x1x1\\n1HH\\n"))).tolist()  # (0,0): a 1
     [False, False, False]
     """
+    return _shape_mask(engine, (max_unknown_walls, max_unknown_walls))
+
+
+def _shape_mask(
+    engine: Engine, limits: tuple[int, int], others: np.ndarray | None = None
+) -> np.ndarray:
+    """:func:`fifty_shape_mask` with ``limits`` on the unknown walls of pairs and of
+    blocks, and only the cells of ``others`` (by default every uncertain covered
+    cell) as a shape's cells other than the one looked at and as its unknown walls."""
     position = engine.position
     analysis = engine.analysis
     h, w = position.shape
@@ -103,7 +178,8 @@ def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarra
     mine = np.zeros(len(codes), dtype=bool)
     mine[analysis.mine_indices] = True  # flags included
     hidden = (codes == COVERED) & analysis.uncertain_mask  # unknown walls too
-    mine_or_hidden = mine | hidden  # a wall that is neither can never be a mine
+    movable = hidden if others is None else others
+    mine_or_movable = mine | movable  # a wall that is neither can never be a mine
     mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
 
     def shifted(mask: np.ndarray, dr: int, dc: int, fill: bool) -> np.ndarray:
@@ -113,15 +189,16 @@ def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarra
         return padded[2 + dr : 2 + dr + h, 2 + dc : 2 + dc + w]
 
     out = np.zeros((h, w), dtype=bool)
-    for mines, safe, walls in _SHAPES:
-        ok = np.ones((h, w), dtype=bool)
-        for dr, dc in mines + safe:
-            ok &= shifted(hidden, dr, dc, False)
+    for n, (mines, safe, walls) in enumerate(_SHAPES):
+        ok = hidden.reshape(h, w).copy()  # mines[0] is (0, 0), the cell itself
+        for dr, dc in mines[1:] + safe:
+            ok &= shifted(movable, dr, dc, False)
         unknown = np.zeros((h, w), dtype=np.int16)
         for dr, dc in walls:
-            ok &= shifted(mine_or_hidden, dr, dc, True)
+            ok &= shifted(mine_or_movable, dr, dc, True)
             unknown += shifted(hidden, dr, dc, False)
-        out |= ok & (unknown <= max_unknown_walls) & (unknown + len(mines) <= mines_left)
+        limit = limits[0] if n < _PAIRS else limits[1]
+        out |= ok & (unknown <= limit) & (unknown + len(mines) <= mines_left)
     return out.ravel()
 
 
