@@ -5,7 +5,8 @@ the position is equally likely, as in :mod:`minesolver.analysis`), turned into a
 only when printed.
 
 * :func:`advise`: ``best``'s move (:mod:`minesolver.strategies.best`) with its reason
-  (``deduction``, ``endgame`` with the exact win chance, ``forced`` 50/50, ``guess``)
+  (``deduction``, ``endgame`` with the exact win chance, ``forced`` 50/50, ``fifty``:
+  a cell that is a mine only as one of a 50/50 no number will settle, ``guess``)
   and the :class:`Outlook` of its cell.  Where the endgame search cannot run compiled
   (numba missing, or a memory-capped process such as the web app's sandbox, which
   counts in Python), ``best`` searches only up to its Python range
@@ -120,6 +121,11 @@ class Advice:
             f"and the next move, {float(look.zero):.1%} a zero, {float(look.progress):.1%} "
             "new safe cells"
         )
+        if self.reason == "fifty":
+            return head + (
+                "a mine only as one of a 50/50 that no number will ever settle, a risk "
+                f"the game would ask for anyway; {figures}"
+            )
         if self.reason == "endgame":
             assert self.win_chance is not None
             return head + f"the endgame's best move, win chance {self.win_chance:.1%}; {figures}"

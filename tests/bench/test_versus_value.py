@@ -74,7 +74,7 @@ def test_a_rival_strategy_is_valued_where_it_moves_otherwise(tmp_path):
     value = load("versus_value")
     out = tmp_path / "walled.jsonl"
     opts = argparse.Namespace(rules="expert", first_click="safe", start="corner",
-                              strategy="best:walled=off", rival="best", seed=20261800,
+                              strategy="best:walled=off,chains=off", rival="best", seed=20261800,
                               layouts=8, games=17)
     rows = value.one_game((opts, 16))  # game 16 meets a 50/50 walled in by mines
     out.write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -158,7 +158,7 @@ class Referee:
             if move.reason == "deduction":
                 assert num == 0, f"{move} is called a deduction but has risk {num}/{den}"
             else:
-                assert move.reason in ("guess", "forced", "region", "endgame")
+                assert move.reason in ("guess", "forced", "fifty", "region", "endgame")
                 assert move.probability == pytest.approx(num / den, abs=1e-9), move
                 self.guesses += num > 0
         if self.exact and analysis.safe:
@@ -350,7 +350,8 @@ def test_a_fifty_fifty_walled_by_mines_is_forced_unless_walled_is_off():
     assert forced_guess(WALLED, analyze(WALLED)) == []
     group = forced_guess(WALLED, analyze(WALLED), walled=True)
     assert sorted(WALLED.coords(i) for i in group) == [(1, 1), (2, 1)]
-    for name, reason in (("best:endgame=off,walled=off", "guess"), ("best:endgame=off", "forced")):
+    for name, reason in (("best:endgame=off,walled=off,chains=off", "guess"),
+                         ("best:endgame=off", "forced")):
         best = find_strategy(name)
         best.new_game(Rules(4, 3, 6), 1)
         (chosen,) = best.moves(WALLED)
@@ -443,7 +444,7 @@ def test_a_pseudo_fifty_fifty_is_taken_first_with_pseudo_on():
     assert forced_guess(PSEUDO, analysis, walled=True) == []
     pair = [PSEUDO.coords(i) for i in forced_guess(PSEUDO, analysis, pseudo=True)]
     assert pair == [(0, 0), (0, 1)]
-    plain = only_move("best:endgame=off", PSEUDO)
+    plain = only_move("best:endgame=off,chains=off", PSEUDO)
     taken = only_move("best:endgame=off,pseudo=on", PSEUDO)
     assert (plain.cell, plain.reason, plain.probability) == ((2, 1), "guess", pytest.approx(1 / 8))
     assert taken.cell in pair and taken.reason == "forced"

@@ -385,7 +385,7 @@ def test_watch_a_game_step_by_step(client: TestClient) -> None:
     steps = [client.get(f"/api/watch/{wid}/steps/{i}").json()["step"] for i in range(n)]
     assert steps[0]["moves"][0]["reason"] == "first" and steps[0]["analysis"] is None
     reasons = {m["reason"] for s in steps[1:-1] for m in s["moves"]}
-    assert reasons <= {"deduction", "guess", "forced", "region", "endgame"}
+    assert reasons <= {"deduction", "guess", "forced", "fifty", "region", "endgame"}
     for step in steps[1:-1]:
         a = step["analysis"]
         assert len(a["prob"]) == 16 and len(a["prob"][0]) == 30

@@ -272,7 +272,7 @@ def test_watch_steps_forward_and_back(page: Any) -> None:
     page.click("#watch-next")
     page.wait_for_function("watch.index === 1 && !watch.loading")
     assert page.locator("#watch-reason").get_attribute("data-reason") in (
-        "deduction", "guess", "forced", "region", "endgame")
+        "deduction", "guess", "forced", "fifty", "region", "endgame")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("watch.index === 2 && !watch.loading")
     page.click("#watch-back")

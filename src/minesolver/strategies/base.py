@@ -39,7 +39,7 @@ __all__ = [
     "register",
 ]
 
-Reason = Literal["first", "deduction", "guess", "forced", "region", "endgame"]
+Reason = Literal["first", "deduction", "guess", "forced", "fifty", "region", "endgame"]
 
 
 class StrategyError(OptionError):
@@ -68,7 +68,8 @@ class Move:
         """One line for people: ``open (3, 4): guess at 12.5%``."""
         verb = "open" if self.action == "reveal" else "flag"
         text = f"{verb} {self.cell}: {self.reason}"
-        if self.reason in ("guess", "forced", "region", "endgame") and self.probability is not None:
+        risky = self.reason in ("guess", "forced", "fifty", "region", "endgame")
+        if risky and self.probability is not None:
             text += f" at {self.probability:.1%} mine risk"
         if self.win_chance is not None:
             text += f", win chance {self.win_chance:.1%}"

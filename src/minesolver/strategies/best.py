@@ -182,7 +182,7 @@ class Best(Strategy):
         forced: bool = True,
         walled: bool = True,
         pseudo: bool = False,
-        chains: bool = False,
+        chains: bool = True,
         regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
@@ -361,7 +361,7 @@ class Best(Strategy):
         if pick.dead:  # it would show nothing: JSMinesweeper does not take those either
             return None
         cell = engine.position.coords(pick.cell)
-        return Move(cell, reason="forced", probability=float(prob[pick.cell]))
+        return Move(cell, reason="fifty", probability=float(prob[pick.cell]))
 
     def rng_pick(self, items: list[_Scored]) -> _Scored:
         return items[self.rng.below(len(items))]

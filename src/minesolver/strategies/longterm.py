@@ -111,19 +111,22 @@ def fifty_bound_cells(engine: Engine) -> list[int]:
     for front in analysis.fronts:
         on_front[[r * w + c for r, c in front.cells]] = True
     hidden = (np.frombuffer(position.cells, np.uint8) == COVERED) & analysis.uncertain_mask
+    # no cell of a shape may be likelier to break it than the cell itself is a mine
+    # (floats only rule a shape out: the hypotheses decide)
+    prob = analysis.prob.ravel()
+    looked = _shape_mask(engine, (1, 2), prob=prob)
     away = np.flatnonzero(hidden & ~on_front).tolist()
-    looked = _shape_mask(engine, (1, 2)) & on_front
     # the uncertain cells away from the clues are interchangeable (swapping two maps
     # layouts to layouts): one hypothesis answers for all of them, and when it leaves
     # the others uncertain, no shape of one with another in it can be bound
     shared = None
-    if away:
+    if (looked & ~on_front).any():
         with contextlib.suppress(InconsistentPositionError):
             shared = engine.hypothesis([(away[0], MINE)]).analysis
-    if shared is not None:
-        free = len(away) > 1 and shared.is_uncertain(away[1])
-        others = hidden & on_front if free else hidden
-        looked |= _shape_mask(engine, (1, 2), others) & ~on_front
+        if shared is None:
+            looked &= on_front
+        elif len(away) > 1 and shared.is_uncertain(away[1]):
+            looked &= on_front | _shape_mask(engine, (1, 2), hidden & on_front, prob=prob)
     found: tuple[list[int], list[int]] = ([], [])  # by pairs, by blocks
     for index in np.flatnonzero(looked).tolist():
         swap = index  # the cell whose hypothesis stands for this one
@@ -166,11 +169,17 @@ def fifty_shape_mask(engine: Engine, *, max_unknown_walls: int = 3) -> np.ndarra
 
 
 def _shape_mask(
-    engine: Engine, limits: tuple[int, int], others: np.ndarray | None = None
+    engine: Engine,
+    limits: tuple[int, int],
+    others: np.ndarray | None = None,
+    *,
+    prob: np.ndarray | None = None,
 ) -> np.ndarray:
     """:func:`fifty_shape_mask` with ``limits`` on the unknown walls of pairs and of
     blocks, and only the cells of ``others`` (by default every uncertain covered
-    cell) as a shape's cells other than the one looked at and as its unknown walls."""
+    cell) as a shape's cells other than the one looked at and as its unknown walls.
+    With ``prob`` (each cell's mine probability), only shapes whose mines are each
+    at least as likely as the cell itself, and whose safe cells as likely safe."""
     position = engine.position
     analysis = engine.analysis
     h, w = position.shape
@@ -181,10 +190,11 @@ def _shape_mask(
     movable = hidden if others is None else others
     mine_or_movable = mine | movable  # a wall that is neither can never be a mine
     mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
+    risk = None if prob is None else prob.reshape(h, w) - 1e-9
 
-    def shifted(mask: np.ndarray, dr: int, dc: int, fill: bool) -> np.ndarray:
+    def shifted(mask: np.ndarray, dr: int, dc: int, fill: bool | float) -> np.ndarray:
         """``out[r, c] = mask[r + dr, c + dc]``, ``fill`` off the board."""
-        padded = np.full((h + 4, w + 4), fill, dtype=bool)
+        padded = np.full((h + 4, w + 4), fill, dtype=mask.dtype)
         padded[2:-2, 2:-2] = mask.reshape(h, w)
         return padded[2 + dr : 2 + dr + h, 2 + dc : 2 + dc + w]
 
@@ -197,6 +207,11 @@ def _shape_mask(
         for dr, dc in walls:
             ok &= shifted(mine_or_movable, dr, dc, True)
             unknown += shifted(hidden, dr, dc, False)
+        if prob is not None and risk is not None:
+            for dr, dc in mines[1:] + walls:  # off the board: no wall, nothing to hold
+                ok &= shifted(prob, dr, dc, 1.0) >= risk
+            for dr, dc in safe:
+                ok &= 1.0 - shifted(prob, dr, dc, 0.0) >= risk
         limit = limits[0] if n < _PAIRS else limits[1]
         out |= ok & (unknown <= limit) & (unknown + len(mines) <= mines_left)
     return out.ravel()

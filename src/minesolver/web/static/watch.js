@@ -180,6 +180,7 @@ const watch = {
         deduction: `Deduction: ${plural(moves.length, "certainly safe cell")} opened.`,
         guess: `Guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
         forced: `Forced guess at ${at(m.cell)}: mine risk ${pct(m.probability || 0)}.`,
+        fifty: `Guess at ${at(m.cell)}, a mine only in a 50/50 no number will settle: mine risk ${pct(m.probability || 0)}.`,
         region: `Closed region: best first move ${at(m.cell)}, mine risk ${pct(m.probability || 0)}.`,
         endgame: `Endgame search chose ${at(m.cell)}: win chance ${pct(m.win_chance || 0)}, mine risk ${pct(m.probability || 0)}.`,
       }[m.reason];
