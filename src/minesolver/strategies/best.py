@@ -41,10 +41,12 @@ their measured effect is in ``docs/benchmarks.md``):
    ``pseudo`` (default off: 12 outcomes against 14 over 100,000 paired expert
    boards, p = 0.85) also takes first a pair a clue holds to one mine or none whose
    every cell next to one but not the other is a certain mine (JSMinesweeper's
-   pseudo 50/50: :func:`forced_guess`).  ``chains`` (default off) then opens, however
-   risky, a cell that is a mine only as the mine of one pair or 2x2 block no number
-   could settle (:func:`.longterm.fifty_bound_cells`; JSMinesweeper's test, a
-   heuristic: not always a best move).
+   pseudo 50/50: :func:`forced_guess`).  ``chains`` (on by default) then opens,
+   however risky, a cell that is a mine only as the mine of one pair or 2x2 block
+   no number could settle (:func:`.longterm.fifty_bound_cells`; JSMinesweeper's
+   test, a heuristic: not always a best move, so its moves say ``fifty``, not
+   ``forced``).  Paired over 200,000 expert boards, +0.023 points (147 games won
+   only with it, 101 only without; McNemar p = 0.004).
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety

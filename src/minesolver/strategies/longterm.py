@@ -192,26 +192,48 @@ def _shape_mask(
     mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
     risk = None if prob is None else prob.reshape(h, w) - 1e-9
 
-    def shifted(mask: np.ndarray, dr: int, dc: int, fill: bool | float) -> np.ndarray:
-        """``out[r, c] = mask[r + dr, c + dc]``, ``fill`` off the board."""
-        padded = np.full((h + 4, w + 4), fill, dtype=mask.dtype)
-        padded[2:-2, 2:-2] = mask.reshape(h, w)
-        return padded[2 + dr : 2 + dr + h, 2 + dc : 2 + dc + w]
+    def padded(mask: np.ndarray, fill: bool | float) -> np.ndarray:
+        out = np.full((h + 4, w + 4), fill, dtype=mask.dtype)
+        out[2:-2, 2:-2] = mask.reshape(h, w)
+        return out
+
+    # each mask padded once; a shape's offsets are then views, each made once
+    inside = padded(movable, False)
+    wall = padded(mine_or_movable, True)
+    unknown_wall = padded(hidden, False).astype(np.int16)
+    likelier = None if prob is None else padded(prob, 1.0)  # off the board: no wall
+    made: dict[tuple[str, int, int], np.ndarray] = {}
+
+    def at(kind: str, dr: int, dc: int) -> np.ndarray:
+        """Per cell, what the cell ``(dr, dc)`` away allows as a shape's ``kind``."""
+        key = (kind, dr, dc)
+        if key not in made:
+            rows, cols = slice(2 + dr, 2 + dr + h), slice(2 + dc, 2 + dc + w)
+            if kind == "unknown":
+                made[key] = unknown_wall[rows, cols]
+            elif kind in ("mine", "wall"):
+                got = (inside if kind == "mine" else wall)[rows, cols]
+                if likelier is not None and risk is not None:
+                    got = got & (likelier[rows, cols] >= risk)
+                made[key] = got
+            else:  # a safe cell of the shape
+                got = inside[rows, cols]
+                if likelier is not None and risk is not None:
+                    got = got & (1.0 - likelier[rows, cols] >= risk)
+                made[key] = got
+        return made[key]
 
     out = np.zeros((h, w), dtype=bool)
     for n, (mines, safe, walls) in enumerate(_SHAPES):
         ok = hidden.reshape(h, w).copy()  # mines[0] is (0, 0), the cell itself
-        for dr, dc in mines[1:] + safe:
-            ok &= shifted(movable, dr, dc, False)
+        for dr, dc in mines[1:]:
+            ok &= at("mine", dr, dc)
+        for dr, dc in safe:
+            ok &= at("safe", dr, dc)
         unknown = np.zeros((h, w), dtype=np.int16)
         for dr, dc in walls:
-            ok &= shifted(mine_or_movable, dr, dc, True)
-            unknown += shifted(hidden, dr, dc, False)
-        if prob is not None and risk is not None:
-            for dr, dc in mines[1:] + walls:  # off the board: no wall, nothing to hold
-                ok &= shifted(prob, dr, dc, 1.0) >= risk
-            for dr, dc in safe:
-                ok &= 1.0 - shifted(prob, dr, dc, 0.0) >= risk
+            ok &= at("wall", dr, dc)
+            unknown += at("unknown", dr, dc)
         limit = limits[0] if n < _PAIRS else limits[1]
         out |= ok & (unknown <= limit) & (unknown + len(mines) <= mines_left)
     return out.ravel()
