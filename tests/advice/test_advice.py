@@ -8,6 +8,7 @@ no code with :mod:`minesolver.survey` or :mod:`minesolver.advice` beyond the pos
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from itertools import combinations
 
@@ -122,6 +123,15 @@ def test_advice_names_every_cell_of_an_unavoidable_group():
     assert advice.cell in advice.group and advice.probability == Fraction(2, 3)
     assert "unavoidable guess, 33.3% safe" in advice.text
     assert all(str(cell) in advice.text for cell in advice.group if cell != advice.cell)
+
+
+def test_a_cell_bound_to_a_fifty_fifty_is_not_called_unavoidable():
+    # best's chains move (a heuristic, reason "fifty") is explained as what it is
+    advice = advise(Position.from_text(WALL_FIFTY_FIFTY))
+    assert advice is not None
+    bound = dataclasses.replace(advice, reason="fifty", pair=None, group=())
+    assert "a mine only as one of a 50/50 that no number will ever settle" in bound.text
+    assert "unavoidable" not in bound.text and "safe, " in bound.text
 
 
 def test_survey_skips_what_would_take_too_long():
