@@ -2,45 +2,33 @@
 
 A faster path must play as the plain one did: after a change meant to leave the moves
 alone (a screen before an exact test, a cache), replay the games a ``minesolver bench``
-store holds and compare each with its row (clicks, guesses, cells opened, result):
+store holds, each as ``bench`` plays it (the run's own spec: rules, seeds, start, board
+file), and compare it with its row (clicks, guesses, cells opened, result):
 
     python benchmarks/replay_store.py chains.sqlite --strategy best:chains=on \\
         --differing-from best
 
 ``--differing-from`` keeps only the games where the two stored strategies' rows differ
 (where an option changed the play: the games that test it); ``--play`` replays them
-with another spec than the stored label (an option renamed or made the default).
-Seeded boards of a plain run only (not board files, sweeps or paired runs). Prints one
+with another spec than the stored label (an option renamed or made the default);
+``--run`` picks the run (by default the latest that played ``--strategy``). Prints one
 line; exit status 1 when a game differs, 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
-import sqlite3
 import sys
 
+from minesolver.bench.runner import Job, load_layouts, play_job
+from minesolver.bench.store import GameRow, Store
 from minesolver.errors import MinesolverError
-from minesolver.play import layer_for, parse_start, play_game
-from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
 
-Row = tuple[str, str, str, str, int, int, int, int]
 
-
-def stored(path: str, strategy: str, other: str | None) -> list[Row]:
-    """``(seed, rules, first_click, start, clicks, guesses, opened, won)`` per game."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-        head = ("SELECT b.seed, b.rules, b.first_click, b.start, b.clicks, b.guesses, "
-                "b.opened, b.won FROM games b")
-        if other is None:
-            return db.execute(head + " WHERE b.strategy = ? ORDER BY b.game_index",
-                              (strategy,)).fetchall()
-        return db.execute(
-            head + " JOIN games a ON a.run_id = b.run_id AND a.game_index = b.game_index"
-            " WHERE b.strategy = ? AND a.strategy = ? AND (a.clicks <> b.clicks OR"
-            " a.guesses <> b.guesses OR a.opened <> b.opened OR a.won <> b.won)"
-            " ORDER BY b.game_index", (strategy, other)).fetchall()
+def outcome(row: GameRow) -> tuple[int, int, int, bool]:
+    """What a replay must reproduce of a game."""
+    return row.clicks, row.guesses, row.opened, row.won
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,32 +37,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", required=True, help="the stored strategy label")
     parser.add_argument("--play", help="the spec to replay with (default: the label)")
     parser.add_argument("--differing-from", help="only games where this label played otherwise")
+    parser.add_argument("--run", help="the run id (default: the latest with --strategy)")
     parser.add_argument("--max-games", type=int, default=0, help="0: every game")
     opts = parser.parse_args(argv)
+    play = opts.play or opts.strategy
     try:
-        rows = stored(opts.db, opts.strategy, opts.differing_from)
-        strategy = find_strategy(opts.play or opts.strategy)
-    except (sqlite3.Error, MinesolverError) as err:
+        find_strategy(play)  # a bad spec is refused before anything is played
+        with Store(opts.db, create=False, readonly=True) as store:
+            runs = [run_id for run_id, _, _, spec in store.runs()
+                    if opts.strategy in spec.strategies]
+            if opts.run is None and not runs:
+                raise MinesolverError(f"no run of {opts.strategy!r} in {opts.db}")
+            run_id = opts.run or runs[-1]
+            _, spec = store.run_spec(run_id)
+            rows = list(store.games(run_id, opts.strategy))
+            if opts.differing_from is not None:
+                other = {g.game_index: outcome(g)
+                         for g in store.games(run_id, opts.differing_from)}
+                rows = [g for g in rows if other.get(g.game_index, outcome(g)) != outcome(g)]
+        layouts = load_layouts(spec.layouts) if spec.layouts else None
+    except MinesolverError as err:
         print(f"replay_store: {err}", file=sys.stderr)
         return 2
     if not rows:
-        print(f"replay_store: no games of {opts.strategy!r} to replay in {opts.db}",
+        print(f"replay_store: no games of {opts.strategy!r} to replay in run {run_id}",
               file=sys.stderr)
         return 2
     rows = rows[: opts.max_games] if opts.max_games > 0 else rows
     differ = []
-    for k, (seed, text, first, start, clicks, guesses, opened, won) in enumerate(rows, 1):
-        rules = Rules.from_string(text, first_click=first)  # type: ignore[arg-type]
-        game = play_game(rules, strategy, seed=int(seed), start=parse_start(start),
-                         lay=layer_for(rules), measure=False)
-        if (game.clicks, game.guesses, game.opened, int(game.won)) != (
-                clicks, guesses, opened, won):
-            differ.append(seed)
+    for k, row in enumerate(rows, 1):
+        layout = layouts[row.game_index] if layouts is not None else None
+        again, _ = play_job(spec, run_id, Job(play, row.game_index, layout))
+        if outcome(again) != outcome(row):
+            differ.append(str(row.game_index))
         if k % 100 == 0:
             print(f"\r{k}/{len(rows)} replayed, {len(differ)} differ", end="", file=sys.stderr)
     print("", file=sys.stderr)
     print(f"{len(rows)} games replayed, {len(differ)} differ"
-          + (f" (seeds {', '.join(differ[:5])}{' …' if len(differ) > 5 else ''})"
+          + (f" (games {', '.join(differ[:5])}{' …' if len(differ) > 5 else ''})"
              if differ else ""))
     return 1 if differ else 0
 

@@ -197,6 +197,21 @@ class Analysis:
         out: np.ndarray = unsure[self._cell_group + 2]
         return out
 
+    @cached_property
+    def front_mask(self) -> np.ndarray:
+        """Per flat index: whether the cell is in one of :attr:`fronts` (a covered cell
+        that a number constrains; the cells away from the clues are not).
+
+        >>> from minesolver.analysis import analyze
+        >>> analyze(Position.from_text("5x1x2\\nH1HHH\\n")).front_mask.tolist()
+        [True, False, True, False, False]
+        """
+        w = self.position.width
+        out = np.zeros(len(self.position.cells), dtype=bool)
+        for front in self.fronts:
+            out[[r * w + c for r, c in front.cells]] = True
+        return out
+
     def exact(self, index: int) -> tuple[int, int]:
         """``(numerator, denominator)`` of a covered cell's mine probability."""
         g = int(self._cell_group[index])

@@ -41,6 +41,7 @@ __all__ = [
     "load_layouts",
     "pending_jobs",
     "play_chunk",
+    "play_job",
     "run_jobs",
     "validate",
     "warm_up",

@@ -315,11 +315,7 @@ class Best(Strategy):
                 pick = group[0]
                 # the number each may show differs: the lookahead chooses
                 if (self.walled or self.pseudo) and self.lookahead:
-                    prob = analysis.prob.ravel()
-                    pick = self._lookahead(
-                        self.analysis_engine, [_Scored(i, 1.0 - float(prob[i])) for i in group],
-                        self.depth, found,
-                    ).cell
+                    pick = self._lookahead_among(group, analysis, found).cell
                 cell = position.coords(pick)
                 return [Move(cell, reason="forced", probability=float(analysis.prob[cell]))]
             if self.chains and len(position.cells) <= FLOAT_PLY_CELLS:
@@ -354,17 +350,23 @@ class Best(Strategy):
         the mine of one unresolvable pair or block
         (:func:`.longterm.fifty_bound_cells`), however risky, unless it is dead;
         ``None`` when there is none."""
-        engine = self.analysis_engine
-        bound = fifty_bound_cells(engine)
+        bound = fifty_bound_cells(self.analysis_engine)
         if not bound:
             return None
-        prob = analysis.prob.ravel()
-        pick = self._lookahead(engine, [_Scored(i, 1.0 - float(prob[i])) for i in bound],
-                               self.depth, found)
+        pick = self._lookahead_among(bound, analysis, found)
         if pick.dead:  # it would show nothing: JSMinesweeper does not take those either
             return None
-        cell = engine.position.coords(pick.cell)
-        return Move(cell, reason="fifty", probability=float(prob[pick.cell]))
+        cell = self.analysis_engine.position.coords(pick.cell)
+        return Move(cell, reason="fifty", probability=float(analysis.prob.ravel()[pick.cell]))
+
+    def _lookahead_among(
+        self, cells: list[int], analysis: Analysis, found: FloatBoard | None
+    ) -> _Scored:
+        """The lookahead's pick among ``cells`` (flat indices): a group taken first."""
+        prob = analysis.prob.ravel()
+        return self._lookahead(self.analysis_engine,
+                               [_Scored(i, 1.0 - float(prob[i])) for i in cells],
+                               self.depth, found)
 
     def rng_pick(self, items: list[_Scored]) -> _Scored:
         return items[self.rng.below(len(items))]
@@ -375,15 +377,12 @@ class Best(Strategy):
     ) -> list[_Scored]:
         cutoff = self.cutoff if cutoff is None else cutoff
         # vectorised: a 1000x1000 board has a million off-front cells to look at
-        w = position.width
         codes = np.frombuffer(position.cells, dtype=np.uint8)
         prob = analysis.prob.ravel()
         covered = np.flatnonzero((codes == COVERED) & (prob < 1.0))
         safety_of = 1.0 - prob
         best = float(safety_of[covered].max())
-        on_mask = np.zeros(len(codes), dtype=bool)
-        for f in analysis.fronts:
-            on_mask[[r * w + c for r, c in f.cells]] = True
+        on_mask = analysis.front_mask
         on = covered[on_mask[covered]]
         on = on[safety_of[on] >= best * cutoff]
         out = [_Scored(i, s) for i, s in zip(on.tolist(), safety_of[on].tolist(), strict=True)]

@@ -106,10 +106,7 @@ def fifty_bound_cells(engine: Engine) -> list[int]:
     """
     position = engine.position
     analysis = engine.analysis
-    w = position.width
-    on_front = np.zeros(len(position.cells), dtype=bool)
-    for front in analysis.fronts:
-        on_front[[r * w + c for r, c in front.cells]] = True
+    on_front = analysis.front_mask
     hidden = (np.frombuffer(position.cells, np.uint8) == COVERED) & analysis.uncertain_mask
     # no cell of a shape may be likelier to break it than the cell itself is a mine
     # (floats only rule a shape out: the hypotheses decide)
