@@ -229,3 +229,15 @@ def test_chains_takes_a_bound_cell_before_any_other_guess() -> None:
     perfect, chances = win_chances(position, [plain.cell, taken.cell])
     assert (plain.cell, taken.cell) == ((3, 3), (3, 2))
     assert chances[1] == pytest.approx(perfect) and chances[0] < perfect - 0.05
+
+
+def test_chains_without_the_lookahead_takes_the_safest_bound_cell() -> None:
+    # (1,2) and (1,3) are both bound; the lookahead likes the riskier (1,2), and
+    # with the lookahead off chains takes the safest, as every other guess does
+    position = Position.from_text("5x4x11\nHHHH1\n4HHHH\nHH5HH\n3HH4H\n")
+    assert [position.coords(i) for i in fifty_bound_cells(Engine(position))] == [(1, 2), (1, 3)]
+    ahead = only_move("best:endgame=off", position)
+    plain = only_move("best:endgame=off,lookahead=off", position)
+    assert (ahead.cell, ahead.reason) == ((1, 2), "fifty")
+    assert (plain.cell, plain.reason) == ((1, 3), "fifty")
+    assert plain.probability == pytest.approx(1 / 7)

@@ -348,16 +348,21 @@ class Best(Strategy):
     def _bound_pick(self, analysis: Analysis, found: FloatBoard | None) -> Move | None:
         """``chains``: the lookahead's pick among the cells that are a mine only as
         the mine of one unresolvable pair or block
-        (:func:`.longterm.fifty_bound_cells`), however risky, unless it is dead;
-        ``None`` when there is none."""
+        (:func:`.longterm.fifty_bound_cells`), however risky, unless it is dead
+        (with ``lookahead=off``, the safest of them); ``None`` when there is none."""
         bound = fifty_bound_cells(self.analysis_engine)
         if not bound:
             return None
-        pick = self._lookahead_among(bound, analysis, found)
-        if pick.dead:  # it would show nothing: JSMinesweeper does not take those either
-            return None
-        cell = self.analysis_engine.position.coords(pick.cell)
-        return Move(cell, reason="fifty", probability=float(analysis.prob.ravel()[pick.cell]))
+        prob = analysis.prob.ravel()
+        if self.lookahead:
+            pick = self._lookahead_among(bound, analysis, found)
+            if pick.dead:  # it would show nothing: JSMinesweeper does not take those either
+                return None
+            index = pick.cell
+        else:  # no lookahead: the safest, as everywhere else
+            index = min(bound, key=lambda i: float(prob[i]))
+        cell = self.analysis_engine.position.coords(index)
+        return Move(cell, reason="fifty", probability=float(prob[index]))
 
     def _lookahead_among(
         self, cells: list[int], analysis: Analysis, found: FloatBoard | None
