@@ -182,11 +182,18 @@ def test_bad_file_in_human_mode(tmp_path):
 
 def test_missing_file(tmp_path):
     missing = tmp_path / "nope.mine"
-    assert_one_error_line(run_cli("analyze", str(missing)), "nope.mine")
+    result = run_cli("analyze", str(missing))
+    assert_one_error_line(result, "nope.mine")
+    # the file is named once, then what is wrong with it
+    assert result.stderr.strip() == f"minesolver: error: {missing}: No such file or directory"
 
 
 def test_directory(tmp_path):
-    assert_one_error_line(run_cli("analyze", str(tmp_path)), str(tmp_path), "directory")
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    result = run_cli("analyze", str(folder))
+    assert_one_error_line(result)
+    assert result.stderr.strip() == f"minesolver: error: {folder}: a folder, not a .mine file"
 
 
 def test_inconsistent_position(tmp_path):
@@ -209,7 +216,9 @@ def test_inconsistent_position(tmp_path):
 def test_binary_file(tmp_path, data):
     path = tmp_path / "board.bin"
     path.write_bytes(data)
-    assert_one_error_line(run_cli("analyze", str(path)), "board.bin")
+    result = run_cli("analyze", str(path))
+    assert_one_error_line(result, "board.bin")
+    assert result.stderr.count("board.bin") == 1
 
 
 def test_empty_stdin():

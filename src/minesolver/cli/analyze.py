@@ -23,19 +23,23 @@ __all__ = ["analyze_cmd", "analyze_record"]
 
 
 def read_text(name: str) -> str:
-    """The text of file ``name`` (``-``: standard input); errors name the file."""
+    """The text of file ``name`` (``-``: standard input); the caller names the file
+    in its error line, so the errors do not."""
     if name == "-":
         data = sys.stdin.buffer.read()
     else:
         path = Path(name)
         if path.is_dir():
-            raise InputError(f"{name} is a folder, not a .mine file")
-        data = path.read_bytes()
+            raise InputError("a folder, not a .mine file")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(exc.strerror or str(exc)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"{name} is not UTF-8 text: byte {exc.start} is {data[exc.start]:#04x}"
+            f"not UTF-8 text: byte {exc.start} is {data[exc.start]:#04x}"
         ) from None
 
 
