@@ -23,6 +23,7 @@ from ..rules import FirstClick, Rules
 from .errors import ApiError
 
 __all__ = [
+    "check_fields",
     "check_size",
     "read_body",
     "read_cell",
@@ -42,8 +43,9 @@ async def read_body(request: Request) -> bytes:
     return await request.body()
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The body as a JSON object; an empty body reads as ``{}``."""
+async def read_json(request: Request, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The body as a JSON object with no field but ``fields``
+    (:func:`check_fields`); an empty body reads as ``{}``."""
     raw = await read_body(request)
     if not raw.strip():
         return {}
@@ -53,7 +55,24 @@ async def read_json(request: Request) -> dict[str, Any]:
         raise ApiError(400, f"body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"body must be a JSON object, got {json_kind(data)}")
+    check_fields(data, fields)
     return data
+
+
+def check_fields(body: dict[str, Any], fields: tuple[str, ...]) -> None:
+    """Refuse a field that is not one of ``fields``: a misspelt name would otherwise
+    be ignored without a word, and its default used instead.
+
+    >>> check_fields({"rules": "expert"}, ("rules", "seed"))
+    >>> check_fields({"rules": "expert", "sed": 7}, ("rules", "seed"))
+    Traceback (most recent call last):
+    ...
+    minesolver.web.errors.ApiError: unknown field 'sed': expected rules or seed
+    """
+    unknown = [name for name in body if name not in fields]
+    if unknown:
+        expected = ", ".join(fields[:-1]) + " or " + fields[-1] if len(fields) > 1 else fields[0]
+        raise ApiError(400, f"unknown field {unknown[0][:40]!r}: expected {expected}")
 
 
 def read_int(

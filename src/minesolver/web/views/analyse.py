@@ -20,7 +20,7 @@ from ...formats import json_kind
 from ...position import Position
 from ...serialize import position_json
 from ..errors import ApiError, error_response
-from ..params import check_size, read_body, read_int, read_json
+from ..params import check_fields, check_size, read_body, read_int, read_json
 from ..tasks import advice_of, analysis_of
 from .base import web_of
 
@@ -38,7 +38,7 @@ async def read_position(request: Request, max_side: int) -> Position:
                 f"the body is not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})"
             ) from None
     else:
-        text = _text_of(await read_json(request), max_side)
+        text = _text_of(await read_json(request, ("text", "position")), max_side)
     header = text.lstrip().split("\n", 1)[0].lower().replace("×", "x").split("x")
     if len(header) == 3 and all(part.strip().isdecimal() and len(part) < 10 for part in header[:2]):
         check_size(int(header[0]), int(header[1]), max_side)  # before reading every row
@@ -56,6 +56,7 @@ def _text_of(body: dict[str, Any], max_side: int) -> str:
     grid = body.get("position")
     if not isinstance(grid, dict):
         raise ApiError(400, "expected {\"text\": \".mine text\"} or {\"position\": {...}}")
+    check_fields(grid, ("width", "height", "mines", "rows"))
     width = read_int(grid, "width", low=1, high=max_side)
     height = read_int(grid, "height", low=1, high=max_side)
     mines = read_int(grid, "mines", low=0, high=width * height)

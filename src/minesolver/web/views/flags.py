@@ -135,7 +135,7 @@ async def _ai_plays(web: WebState, entry: FlagsEntry) -> list[dict[str, Any]]:
 async def create(request: Request) -> Response:
     """``POST /api/flags``: a new game against an AI (which moves at once if it is first)."""
     web = web_of(request)
-    body = await read_json(request)
+    body = await read_json(request, ("rules", "ai", "first", "seed"))
     rules = _read_rules(body, web.max_side)
     ai = read_str(body, "ai", default="hard")
     first = read_str(body, "first", default="you")
@@ -162,7 +162,7 @@ async def move(request: Request) -> Response:
     answers."""
     web = web_of(request)
     entry = _entry(request)
-    body = await read_json(request)
+    body = await read_json(request, ("kind", "row", "col"))
     kind = read_str(body, "kind", default="open")
     if kind not in KINDS:
         raise ApiError(400, f"unknown kind {kind!r}: expected open or bomb")

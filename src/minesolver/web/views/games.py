@@ -90,7 +90,7 @@ def game_json(entry: PlayEntry) -> dict[str, Any]:
 async def create(request: Request) -> Response:
     """``POST /api/games``: a new game (mines are laid at the first reveal)."""
     web = web_of(request)
-    body = await read_json(request)
+    body = await read_json(request, ("rules", "first_click", "no_guess", "seed"))
     rules = read_rules(body, max_side=web.max_side)
     entry = web.new_game(session_of(request), rules, read_seed(body))
     return JSONResponse({"game": game_json(entry)}, status_code=201)
@@ -135,7 +135,7 @@ async def show(request: Request) -> Response:
 async def move(request: Request) -> Response:
     """``POST /api/games/{id}/moves``: reveal, flag, unflag, toggle_flag or chord a cell."""
     entry = _entry(request)
-    body = await read_json(request)
+    body = await read_json(request, ("action", "row", "col"))
     action = read_str(body, "action")
     if action not in ACTIONS:
         raise ApiError(400, f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
@@ -172,7 +172,7 @@ async def hint(request: Request) -> Response:
 async def solve(request: Request) -> Response:
     """``POST /api/games/{id}/solve``: the solver makes the next move (or every deduction)."""
     entry = _entry(request)
-    body = await read_json(request)
+    body = await read_json(request, ("strategy", "all_deductions"))
     name = read_str(body, "strategy", default="best")
     all_deductions = body.get("all_deductions", False)
     if not isinstance(all_deductions, bool):

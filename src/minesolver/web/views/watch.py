@@ -40,7 +40,9 @@ def _start(body: dict[str, Any], rules: Rules) -> tuple[int, int]:
 async def create(request: Request) -> Response:
     """``POST /api/watch``: a strategy starts playing a new game."""
     web = web_of(request)
-    body = await read_json(request)
+    body = await read_json(
+        request, ("rules", "first_click", "no_guess", "strategy", "start", "seed")
+    )
     rules = read_rules(body, max_side=web.max_side)
     strategy = read_str(body, "strategy", default="best")
     seed = read_seed(body)
