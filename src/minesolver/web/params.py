@@ -71,7 +71,8 @@ def check_fields(body: dict[str, Any], fields: tuple[str, ...]) -> None:
     """
     unknown = [name for name in body if name not in fields]
     if unknown:
-        expected = ", ".join(fields[:-1]) + " or " + fields[-1] if len(fields) > 1 else fields[0]
+        expected = (", ".join(fields[:-1]) + " or " + fields[-1] if len(fields) > 1
+                    else fields[0] if fields else "no fields")
         raise ApiError(400, f"unknown field {unknown[0][:40]!r}: expected {expected}")
 
 
