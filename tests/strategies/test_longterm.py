@@ -20,6 +20,7 @@ from minesolver.position import Position
 from minesolver.strategies.endgame import win_chances
 from minesolver.strategies.longterm import (
     _possible_shapes,
+    _shape_mask,
     fifty_bound_cells,
     fifty_influence,
     fifty_shape_mask,
@@ -241,3 +242,47 @@ def test_chains_without_the_lookahead_takes_the_safest_bound_cell() -> None:
     assert (ahead.cell, ahead.reason) == ((1, 2), "fifty")
     assert (plain.cell, plain.reason) == ((1, 3), "fifty")
     assert plain.probability == pytest.approx(1 / 7)
+
+
+def _masks_agree(engine: Engine) -> None:
+    """The compiled shape mask equals the numpy reference under every argument
+    fifty_bound_cells and fifty_shape_mask give it, and a few more."""
+    analysis = engine.analysis
+    codes = np.frombuffer(engine.position.cells, np.uint8)
+    hidden = (codes == COVERED) & analysis.uncertain_mask
+    prob = analysis.prob.ravel()
+    for limits in ((1, 2), (3, 3), (0, 0), (8, 8)):
+        for others in (None, hidden & analysis.front_mask, hidden & ~analysis.front_mask):
+            for given_prob in (None, prob):
+                args = (engine, limits, others)
+                reference = _shape_mask(*args, prob=given_prob, kernel="python")
+                compiled = _shape_mask(*args, prob=given_prob, kernel="numba")
+                assert compiled.dtype == reference.dtype == np.bool_
+                assert compiled.tolist() == reference.tolist(), (limits, given_prob is None)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(consistent_positions())
+def test_compiled_shape_mask_equals_the_reference(position: Position) -> None:
+    pytest.importorskip("numba")
+    _masks_agree(Engine(position))  # consistent by construction
+
+
+def test_compiled_shape_mask_equals_the_reference_in_expert_games() -> None:
+    """At every turn of a few seeded expert games (the board the option runs on)."""
+    pytest.importorskip("numba")
+    from minesolver.game import Game
+    from minesolver.rules import EXPERT
+
+    for seed in range(3):
+        game = Game(EXPERT, seed=seed)
+        game.reveal(0, 0)
+        turns = 0
+        while not game.is_over and turns < 40:
+            position = game.position()
+            engine = Engine(position)
+            _masks_agree(engine)
+            prob = engine.analysis.prob.ravel()
+            covered = np.flatnonzero(np.frombuffer(position.cells, np.uint8) == COVERED)
+            game.reveal(*position.coords(int(covered[np.argmin(prob[covered])])))
+            turns += 1

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..analysis import Analysis, Engine, InconsistentPositionError
+from ..analysis.kernels import Kernel, kernel_in_use
 from ..codes import BLANK, COVERED, FLAG, MINE
 
 __all__ = ["fifty_bound_cells", "fifty_influence", "fifty_shape_mask"]
@@ -57,6 +58,25 @@ def _shapes() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]], list[t
 
 _SHAPES = _shapes()
 _PAIRS = 4  # the first four shapes are pairs (summed); the blocks count by their largest
+
+
+def _shape_table() -> tuple[np.ndarray, ...]:
+    """:data:`_SHAPES` as flat arrays for the compiled mask: per offset its kind
+    (other mine 0, safe 1, wall 2) and ``(dr, dc)``; per shape where its offsets
+    start and how many mines it holds."""
+    kinds, drs, dcs, starts = [], [], [], [0]
+    for mines, safe, walls in _SHAPES:
+        for kind, cells in ((0, mines[1:]), (1, safe), (2, walls)):
+            for dr, dc in cells:
+                kinds.append(kind)
+                drs.append(dr)
+                dcs.append(dc)
+        starts.append(len(kinds))
+    count = [len(mines) for mines, _, _ in _SHAPES]
+    return tuple(np.array(a, dtype=np.int64) for a in (kinds, drs, dcs, starts, count))
+
+
+_TABLE = _shape_table()
 
 
 def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -> int:
@@ -171,12 +191,15 @@ def _shape_mask(
     others: np.ndarray | None = None,
     *,
     prob: np.ndarray | None = None,
+    kernel: Kernel | None = None,
 ) -> np.ndarray:
     """:func:`fifty_shape_mask` with ``limits`` on the unknown walls of pairs and of
     blocks, and only the cells of ``others`` (by default every uncertain covered
     cell) as a shape's cells other than the one looked at and as its unknown walls.
     With ``prob`` (each cell's mine probability), only shapes whose mines are each
-    at least as likely as the cell itself, and whose safe cells as likely safe."""
+    at least as likely as the cell itself, and whose safe cells as likely safe.
+    The compiled kernel runs when :func:`~minesolver.analysis.kernels.kernel_in_use`
+    says so (``kernel``); this function's numpy loop is its reference."""
     position = engine.position
     analysis = engine.analysis
     h, w = position.shape
@@ -187,7 +210,7 @@ def _shape_mask(
     movable = hidden if others is None else others
     mine_or_movable = mine | movable  # a wall that is neither can never be a mine
     mines_left = position.mines - int(np.count_nonzero((codes == FLAG) | (codes == MINE)))
-    risk = None if prob is None else prob.reshape(h, w) - 1e-9
+    risk = np.zeros((h, w)) if prob is None else prob.reshape(h, w) - 1e-9
 
     def padded(mask: np.ndarray, fill: bool | float) -> np.ndarray:
         out = np.full((h + 4, w + 4), fill, dtype=mask.dtype)
@@ -198,7 +221,16 @@ def _shape_mask(
     inside = padded(movable, False)
     wall = padded(mine_or_movable, True)
     unknown_wall = padded(hidden, False).astype(np.int16)
-    likelier = None if prob is None else padded(prob, 1.0)  # off the board: no wall
+    likelier = padded(np.zeros(h * w) if prob is None else prob, 1.0)  # off the board: no wall
+    if kernel_in_use(kernel) == "numba":
+        from ._compiled_longterm import shape_mask
+
+        kinds, drs, dcs, starts, count = _TABLE
+        per_shape = np.array([limits[0] if n < _PAIRS else limits[1] for n in range(len(_SHAPES))])
+        fits: np.ndarray = shape_mask(hidden.reshape(h, w), inside, wall, unknown_wall,
+                                      likelier, risk, prob is not None, kinds, drs, dcs,
+                                      starts, count, per_shape, mines_left)
+        return fits.ravel()
     made: dict[tuple[str, int, int], np.ndarray] = {}
 
     def at(kind: str, dr: int, dc: int) -> np.ndarray:
@@ -210,12 +242,12 @@ def _shape_mask(
                 made[key] = unknown_wall[rows, cols]
             elif kind in ("mine", "wall"):
                 got = (inside if kind == "mine" else wall)[rows, cols]
-                if likelier is not None and risk is not None:
+                if prob is not None:
                     got = got & (likelier[rows, cols] >= risk)
                 made[key] = got
             else:  # a safe cell of the shape
                 got = inside[rows, cols]
-                if likelier is not None and risk is not None:
+                if prob is not None:
                     got = got & (1.0 - likelier[rows, cols] >= risk)
                 made[key] = got
         return made[key]
