@@ -32,6 +32,7 @@ def test_parse_densities():
     [("", "between 0 and 1"), ("0.1,1.5", "between 0 and 1"), ("0", "between 0 and 1"),
      ("a,b", "cannot read densities"), ("0.1:0.3", "cannot read densities"),
      ("0.1:0.3:0", "step must be positive"), ("0.1:0.3:-0.1", "step must be positive"),
+     ("0.5:0.1:0.1", "a range runs up"),
      ("nan", "between 0 and 1"), ("0.1:nan:0.1", "between 0 and 1"),
      ("0.001:0.999:0.001", "makes 999 densities: at most 200"),
      (",".join(["0.5"] * 201), "201 densities: at most 200")],

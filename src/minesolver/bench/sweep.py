@@ -59,6 +59,11 @@ def parse_densities(text: str) -> list[float]:
             raise RulesError(f"densities must lie strictly between 0 and 1, got {quote(text)}")
         if step <= 0:
             raise RulesError(f"density step must be positive, got {step:g} in {quote(text)}")
+        if stop < start:
+            raise RulesError(
+                f"cannot read densities {quote(text)}: a range runs up, start:stop:step "
+                f"with start at most stop"
+            )
         count = math.floor((stop - start) / step + 1e-9) + 1
         if count > MAX_POINTS:
             raise RulesError(f"{quote(text)} makes {count} densities: at most {MAX_POINTS}")
