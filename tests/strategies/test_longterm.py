@@ -140,12 +140,14 @@ def test_fifty_reach_adds_the_cells_the_boost_lifts_to_the_cutoff() -> None:
     assert chances == [perfect, perfect]
 
 
-def brute_bound(position: Position, all_layouts: list[set[int]]) -> list[int]:
+def brute_bound(
+    position: Position, all_layouts: list[set[int]], undecided: tuple[int, int] = (1, 2)
+) -> list[int]:
     """The cells that are a mine only as the mine of one pair (failing any, one 2x2
     block), from the definition: every layout with the cell a mine has the shape's
     other cells safe and its walls (the cells that would see a different number if
-    the mines swapped sides) mines; at most one wall not known to be a mine for a
-    pair, two for a block."""
+    the mines swapped sides) mines; at most ``undecided`` walls not known to be
+    mines, for a pair and for a block."""
     w, h = position.width, position.height
     covered = {i for i, code in enumerate(position.cells) if code == COVERED}
     in_all = set.intersection(*all_layouts)
@@ -168,7 +170,7 @@ def brute_bound(position: Position, all_layouts: list[set[int]]) -> list[int]:
     pairs, blocks = [], []
     for t in sorted(uncertain):
         r, c = divmod(t, w)
-        if any(bound(t, {t}, {p}, 1) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+        if any(bound(t, {t}, {p}, undecided[0]) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
                if (p := cell(r + dr, c + dc)) in uncertain):
             pairs.append(t)
             continue
@@ -178,7 +180,8 @@ def brute_bound(position: Position, all_layouts: list[set[int]]) -> list[int]:
                 continue
             diag = cell(r + 2 * br + 1, c + 2 * bc + 1)
             assert diag is not None
-            if bound(t, {t, diag}, {x for x in four if x not in (t, diag)}, 2):  # type: ignore[misc]
+            if bound(t, {t, diag}, {x for x in four if x not in (t, diag)},  # type: ignore[misc]
+                     undecided[1]):
                 blocks.append(t)
                 break
     return pairs or blocks
@@ -193,8 +196,13 @@ def test_bound_cells_equal_brute_force(position: Position) -> None:
     all_layouts = layouts(position)
     if not all_layouts:
         return
-    got = fifty_bound_cells(Engine(position))
+    engine = Engine(position)
+    got = fifty_bound_cells(engine)
     assert got == brute_bound(position, all_layouts), str(position)
+    # best:chains_strict: every wall a known mine; and one limit past the default
+    for undecided in ((0, 0), (2, 3)):
+        got = fifty_bound_cells(engine, undecided=undecided)
+        assert got == brute_bound(position, all_layouts, undecided), (str(position), undecided)
 
 
 def test_bound_cells_away_from_the_clues() -> None:
@@ -286,3 +294,16 @@ def test_compiled_shape_mask_equals_the_reference_in_expert_games() -> None:
             covered = np.flatnonzero(np.frombuffer(position.cells, np.uint8) == COVERED)
             game.reveal(*position.coords(int(covered[np.argmin(prob[covered])])))
             turns += 1
+
+
+def test_strict_bound_cells_need_every_wall_a_known_mine() -> None:
+    # best:chains_strict. A walled pair stays bound; the two positions of the tests
+    # above, each bound only through a wall that may still be safe, are not
+    walled = Position.from_text("4x3x6\nHHH2\n3HHH\n1HH2\n")
+    assert [walled.coords(i) for i in fifty_bound_cells(Engine(walled), undecided=(0, 0))] == [
+        (1, 1), (2, 1)]
+    for text in ("4x4x5\n2HHH\nHHH2\n2H3H\n1121\n", "4x4x7\n2HHH\n3H5H\nHHHH\n2HHH\n"):
+        engine = Engine(Position.from_text(text))
+        assert fifty_bound_cells(engine) and not fifty_bound_cells(engine, undecided=(0, 0))
+    position = Position.from_text("4x4x7\n2HHH\n3H5H\nHHHH\n2HHH\n")
+    assert only_move("best:endgame=off,chains_strict=on", position).reason == "guess"

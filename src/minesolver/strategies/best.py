@@ -46,8 +46,9 @@ their measured effect is in ``docs/benchmarks.md``):
    no number could settle (:func:`.longterm.fifty_bound_cells`; JSMinesweeper's
    test, a heuristic: not always a best move, so its moves say ``fifty``, not
    ``forced``).  Paired over 300,000 expert boards, +0.036 points (262 games won
-   only with it, 155 only without; McNemar p = 2e-7), for 1.3 times the median
-   time per game.
+   only with it, 155 only without; McNemar p = 2e-7), for 1.2 times the median
+   time per game.  ``chains_strict`` takes only shapes whose walls are all known
+   mines (JSMinesweeper allows one undecided wall for a pair, two for a block).
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
    within ``cutoff`` of the safest, each is scored by what happens *after* it:
    for every number it may show, the exact chance of that number and the safety
@@ -186,6 +187,7 @@ class Best(Strategy):
         walled: bool = True,
         pseudo: bool = False,
         chains: bool = True,
+        chains_strict: bool = False,
         regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
@@ -220,6 +222,7 @@ class Best(Strategy):
         self.walled = walled
         self.pseudo = pseudo
         self.chains = chains
+        self.chains_strict = chains_strict
         self.regions = regions
         self.lookahead = lookahead
         self.dead = dead
@@ -350,7 +353,8 @@ class Best(Strategy):
         the mine of one unresolvable pair or block
         (:func:`.longterm.fifty_bound_cells`), however risky, unless it is dead
         (with ``lookahead=off``, the safest of them); ``None`` when there is none."""
-        bound = fifty_bound_cells(self.analysis_engine)
+        bound = fifty_bound_cells(self.analysis_engine,
+                                  undecided=(0, 0) if self.chains_strict else (1, 2))
         if not bound:
             return None
         prob = analysis.prob.ravel()

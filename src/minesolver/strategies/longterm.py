@@ -106,12 +106,12 @@ def fifty_influence(engine: Engine, index: int, *, max_unknown_walls: int = 3) -
     return min(pairs + block, mine_layouts, total - mine_layouts)
 
 
-def fifty_bound_cells(engine: Engine) -> list[int]:
+def fifty_bound_cells(engine: Engine, *, undecided: tuple[int, int] = (1, 2)) -> list[int]:
     """The cells that are a mine only as the mine of one same pair (or, failing any,
     one 2x2 block) of :data:`_SHAPES`: in every layout where the cell is a mine, that
     shape's other cells are safe and its walls mines (JSMinesweeper's test for the
-    50/50s it opens before any other guess).  Pairs may have one wall not yet known
-    to be a mine, blocks two, as there.
+    50/50s it opens before any other guess).  Pairs may have ``undecided[0]`` walls
+    not yet known to be mines, blocks ``undecided[1]``: one and two, as there.
 
     Such a cell, when a mine, sits in a 50/50 no number will settle, so its risk is
     one the game asks for anyway, or so the idea goes.  It is not a proof: when a
@@ -131,7 +131,7 @@ def fifty_bound_cells(engine: Engine) -> list[int]:
     # no cell of a shape may be likelier to break it than the cell itself is a mine
     # (floats only rule a shape out: the hypotheses decide)
     prob = analysis.prob.ravel()
-    looked = _shape_mask(engine, (1, 2), prob=prob)
+    looked = _shape_mask(engine, undecided, prob=prob)
     away = np.flatnonzero(hidden & ~on_front).tolist()
     # the uncertain cells away from the clues are interchangeable (swapping two maps
     # layouts to layouts): one hypothesis answers for all of them, and when it leaves
@@ -143,15 +143,15 @@ def fifty_bound_cells(engine: Engine) -> list[int]:
         if shared is None:
             looked &= on_front
         elif len(away) > 1 and shared.is_uncertain(away[1]):
-            looked &= on_front | _shape_mask(engine, (1, 2), hidden & on_front, prob=prob)
+            looked &= on_front | _shape_mask(engine, undecided, hidden & on_front, prob=prob)
     found: tuple[list[int], list[int]] = ([], [])  # by pairs, by blocks
     for index in np.flatnonzero(looked).tolist():
         swap = index  # the cell whose hypothesis stands for this one
         given: Analysis | None = None
-        for n, changes in _possible_shapes(engine, index, 2):
+        for n, changes in _possible_shapes(engine, index, max(undecided)):
             pair = n < _PAIRS
             unknown = sum(1 for _, code in changes if code == MINE) - (1 if pair else 2)
-            if pair and unknown > 1:
+            if unknown > undecided[0 if pair else 1]:
                 continue
             if given is None:
                 if not on_front[index]:
