@@ -15,12 +15,11 @@ import sys
 import time
 from collections import Counter
 
-import minesolver.strategies.best as best_module
 from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
-from minesolver.strategies.endgame import EndgameResult, best_endgame_move
+from minesolver.strategies.endgame import Endgame, EndgameResult
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,12 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     rules = Rules.from_string(args.rules)
     calls: Counter[str] = Counter()
 
-    def counted(position: Position, *, max_layouts: int, budget: int) -> EndgameResult | None:
-        result = best_endgame_move(position, max_layouts=max_layouts, budget=budget)
+    searched = Endgame.move
+
+    def counted(self: Endgame, position: Position) -> EndgameResult | None:
+        result = searched(self, position)
         calls["gave up" if result is None else "moved"] += 1
         return result
 
-    best_module.best_endgame_move = counted  # type: ignore[assignment]
+    setattr(Endgame, "move", counted)  # noqa: B010 (mypy: a method replaced)
     for name in args.strategy:
         calls.clear()
         strategy = find_strategy(name)

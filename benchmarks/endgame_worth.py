@@ -12,7 +12,7 @@ perfectly, so what it adds to that game is exactly
 
 where ``W*(s)`` is the chance to win from ``s`` with perfect play (the search) and
 ``V(s)`` is ``best``'s own chance from ``s``, both exact over every layout of
-``s`` (:func:`~minesolver.strategies.endgame.strategy_win_chance` walks ``best``'s
+``s`` (:func:`~minesolver.strategies.worth.strategy_win_chance` walks ``best``'s
 game tree over them).  Averaged over all games (zero for a game that never meets
 such a position) it is the gain in win rate, with far less noise than a paired
 run: most games contribute exactly nothing, the others an exact number.
@@ -64,12 +64,8 @@ from minesolver.game import Game
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
 from minesolver.strategies.best import Best
-from minesolver.strategies.endgame import (
-    BudgetExceeded,
-    best_endgame_move,
-    strategy_win_chance,
-    win_chances,
-)
+from minesolver.strategies.endgame import BudgetExceeded, best_endgame_move
+from minesolver.strategies.worth import strategy_win_chance, win_chances
 
 
 def interval(values: list[float]) -> tuple[float, float]:

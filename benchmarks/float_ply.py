@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from minesolver import Position
 from minesolver.analysis import Engine, probabilities
+from minesolver.analysis.floats import FloatBoard
 from minesolver.play import play_game
 from minesolver.rules import Rules
 from minesolver.strategies import best as best_module
@@ -38,20 +39,20 @@ def main(argv: list[str] | None = None) -> int:
     ratios: dict[int, list[float]] = {}
     scored = Best._outcomes
 
-    def both(self: Best, engine: Engine, cell: int, depth: int) -> Iterator[
-            tuple[float, float, bool]]:
+    def both(self: Best, engine: Engine, cell: int, depth: int,
+             found: FloatBoard | None = None) -> Iterator[tuple[float, float, bool]]:
         self.floats = True
         start = time.perf_counter()
-        list(scored(self, engine, cell, depth))
+        list(scored(self, engine, cell, depth, found))
         floats = time.perf_counter() - start
         self.floats = False
         start = time.perf_counter()
-        exact = list(scored(self, engine, cell, depth))
+        exact = list(scored(self, engine, cell, depth, found))
         cells = engine.position.width * engine.position.height
         ratios.setdefault(cells, []).append(floats / (time.perf_counter() - start))
         return iter(exact)
 
-    Best._outcomes = both  # type: ignore[method-assign]
+    setattr(Best, "_outcomes", both)  # noqa: B010 (mypy: a method replaced)
     best_module.FLOAT_PLY_CELLS = 10**9  # measure the float ply on every size
     for board in BOARDS:
         for g in range(args.games):

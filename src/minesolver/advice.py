@@ -37,7 +37,8 @@ from .codes import COVERED
 from .errors import InconsistentPositionError
 from .position import Position
 from .strategies import Reason
-from .strategies.best import Best, forced_guess
+from .strategies.best import Best
+from .strategies.forced import forced_guess
 from .survey import count_with, min_probability, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook"]

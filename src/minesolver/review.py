@@ -44,7 +44,8 @@ from .game import Game
 from .metrics import BoardStats, bbbv_solved, board_stats
 from .position import Position
 from .replay import Click, Replay, ReplayError
-from .strategies.endgame import BudgetExceeded, win_chances
+from .strategies.endgame import BudgetExceeded
+from .strategies.worth import win_chances
 from .survey import count_with, min_probability
 
 __all__ = ["REVIEW_LAYOUTS", "ClickReview", "Review", "review_game"]

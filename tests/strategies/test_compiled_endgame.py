@@ -20,7 +20,8 @@ from minesolver.analysis import analyze
 from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.codes import COVERED
 from minesolver.position import Position
-from minesolver.strategies.endgame import _Search, move_win_chance
+from minesolver.strategies.endgame import _Search
+from minesolver.strategies.worth import move_win_chance
 
 pytest.importorskip("numba")
 

@@ -31,8 +31,10 @@ from minesolver.strategies.endgame import (
     Endgame,
     _Search,
     best_endgame_move,
-    move_win_chance,
     sampled_endgame_move,
+)
+from minesolver.strategies.worth import (
+    move_win_chance,
     strategy_win_chance,
     win_chances,
     win_probability,

@@ -17,7 +17,6 @@ from support import consistent_positions, neighbours_of, only_move
 from minesolver.analysis import Engine
 from minesolver.codes import COVERED, FLAG, MINE, is_number
 from minesolver.position import Position
-from minesolver.strategies.endgame import win_chances
 from minesolver.strategies.longterm import (
     _possible_shapes,
     _shape_mask,
@@ -25,6 +24,7 @@ from minesolver.strategies.longterm import (
     fifty_influence,
     fifty_shape_mask,
 )
+from minesolver.strategies.worth import win_chances
 
 
 def layouts(position: Position) -> list[set[int]]:

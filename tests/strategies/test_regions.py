@@ -17,8 +17,8 @@ from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import EXPERT
 from minesolver.strategies import find_strategy
-from minesolver.strategies.endgame import win_chances
 from minesolver.strategies.regions import Region, closed_regions, region_move
+from minesolver.strategies.worth import win_chances
 
 
 def assert_closed(position: Position, region: Region, every: list[frozenset[int]]) -> None:

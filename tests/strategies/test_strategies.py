@@ -26,8 +26,8 @@ from minesolver.play import Step, play_game
 from minesolver.position import Position
 from minesolver.rules import BEGINNER, Rules, RulesError
 from minesolver.strategies import STRATEGIES, Move, Strategy, StrategyError, find_strategy
-from minesolver.strategies.best import forced_guess
-from minesolver.strategies.endgame import win_chances
+from minesolver.strategies.forced import forced_guess
+from minesolver.strategies.worth import win_chances
 from minesolver.survey import fifty_fifty_pairs
 
 BUILTIN = {"best", "dfs", "max-constraint", "mean-constraint", "random", "sampling", "tank"}
@@ -244,7 +244,7 @@ def test_best_keeps_to_its_python_range_only_where_the_search_runs_in_python(
 
 
 def test_best_takes_the_endgame_move_with_its_exact_win_chance():
-    from minesolver.strategies.endgame import win_probability
+    from minesolver.strategies.worth import win_probability
 
     seen = 0
     for seed in range(40):

@@ -1,109 +1,59 @@
 """``best``: minesolver's strongest strategy.
 
-Ideas, each switchable for measurement (``--strategy best:endgame=off`` etc.;
-their measured effect is in ``docs/benchmarks.md``):
+Its ideas, in the order a turn meets them, each an option so it can be measured
+(``--strategy best:endgame=off``); what each is worth, paired over the same boards,
+is in ``docs/strategies.md``:
 
-1. **Deductions first.**  Exact probabilities; every certainly-safe cell is opened
-   before any risk is taken.  Never opens a proven mine.  With ``floats`` (on by
-   default) a board of at most :data:`~minesolver.analysis.floats.EXACT_ZERO_CELLS`
-   cells gets its safe cells from one compiled call
-   (:func:`~minesolver.analysis.floats.certain_safe`, exact there), and the exact
-   engine runs only on the turns that need a guess.
-2. **Endgame search** (``endgame``).  When at most ``endgame_layouts`` layouts
-   remain, an exhaustive game-tree search (:mod:`.endgame`) picks the move with
-   the highest exact chance of winning, information included; past
-   ``endgame_budget`` states it gives up and the rules below choose.  The
-   threshold is 5,000 layouts (JSMinesweeper plays from 1,000), with a budget
-   of 3,000,000 states: from the first guess the search takes over, it plays
-   perfectly, so a higher threshold can only win more.  Measured exactly
-   (``benchmarks/endgame_worth.py``), 5,000 rather than 300 adds 0.115 points
-   on expert and 1,000 rather than 300 0.058; paired over 100,000 expert boards,
-   +0.085 points over 1,000 (McNemar p = 0.0001).  The compiled search
-   (:mod:`._compiled_endgame`) makes it cost 2.3 times the mean time of a game at
-   1,000, the same median (the plain-Python search, without numba, 19 times).
-3. **Forced guesses first** (``forced``).  Two cells holding exactly one mine,
-   with no other unknown cell around them or their clues, can never be told
-   apart: the guess is unavoidable, so it is taken at once (it then costs no
-   information that another guess could have used).  ``walled`` (on by default)
-   widens this to every group no number can ever tell apart: a clue's uncertain
-   neighbours whose every cell next to some but not all of them is a certain mine
-   (pairs, and groups of three to five cells), and chains of one-mine pairs whose
-   two sides swap unseen (a 2x2 block with its mines on a diagonal).  One of them
-   must be opened sooner or later, at the same risk whenever; opening it first,
-   the one the lookahead likes best, puts the number it shows to use for the
-   guesses after.  Paired over 100,000 expert boards, ``best`` with it won 380
-   games that ``walled=off`` lost and lost 299 (+0.08 points, McNemar p = 0.002).
-   ``regions`` (default off: it measured no gain) first plays any closed region
-   (:mod:`.regions`: cells nothing outside can ever tell about, their mine count
-   fixed) with the exact endgame search over its own layouts, a best move of the
-   whole game; paired over 100,000 expert boards it changed 75 outcomes, 37 for
-   the better (McNemar p = 1): ``best`` already plays those regions well later.
-   ``pseudo`` (default off: 12 outcomes against 14 over 100,000 paired expert
-   boards, p = 0.85) also takes first a pair a clue holds to one mine or none whose
-   every cell next to one but not the other is a certain mine (JSMinesweeper's
-   pseudo 50/50: :func:`forced_guess`).  ``chains`` (on by default) then opens,
-   however risky, a cell that is a mine only as the mine of one pair or 2x2 block
-   no number could settle (:func:`.longterm.fifty_bound_cells`; JSMinesweeper's
-   test, a heuristic: not always a best move, so its moves say ``fifty``, not
-   ``forced``).  Paired over 300,000 expert boards, +0.036 points (262 games won
-   only with it, 155 only without; McNemar p = 2e-7), for 1.2 times the median
-   time per game.  ``chains_strict`` takes only shapes whose walls are all known
-   mines (JSMinesweeper allows one undecided wall for a pair, two for a block).
-4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is
-   within ``cutoff`` of the safest, each is scored by what happens *after* it:
-   for every number it may show, the exact chance of that number and the safety
-   of the best next move in the resulting position (1 when it yields a
-   certainly-safe cell), blended with the second-best next move (weight
-   ``second``, 0.2).  The score is the chance of surviving this guess and the
-   next one; ``progress`` (default 0) adds a bonus for the chance of new safe
-   cells.  ``depth=2`` scores the position after a guess by the lookahead
-   score of its best next guess (among the ``breadth`` safest) instead of that
-   guess's safety: three moves deep instead of two.  It rewards cells
-   likely to give progress (a zero, new safe cells) and penalises cells that
-   lead into bad guesses.  On boards up to :data:`FLOAT_PLY_CELLS` cells the last
-   ply runs in floats (``floats``, on by default:
-   :func:`~minesolver.analysis.floats.outcomes`, one compiled call per number, its
-   chances within ~1e-12 of the engine's fractions); ``floats=off`` asks the exact
-   engine for every number.  ``living`` (default off: it measured no gain)
-   counts a certainly-safe cell as a next move only when one of its covered
-   neighbours is undecided, as JSMinesweeper counts its living tiles.
-5. **Dead cells avoided** (``dead``).  A cell that can show only one number gives
-   no information; it is chosen only when nothing else is as safe.
-6. **Off-front candidates.**  Cells away from the clues join the candidates
-   when within ``cutoff`` of the safest: those with the fewest covered
-   neighbours (corners and edges, so more zeros); with ``off_edge`` also cells
-   two steps from the open area when within 0.95 of the safest.
-7. **Long-term 50/50s** (``fifty``, default 0: off).  A cell that may be the mine
-   of a 50/50 no clue can ever settle (:mod:`.longterm`) has its lookahead score
-   multiplied by ``1 + fifty * I / S`` (``I`` such layouts, ``S`` the layouts where
-   it is safe): guessing it now takes a coin flip the game would ask for later.
-   ``fifty_reach`` (default off: +0.01 points over 200,000 paired expert boards,
-   p = 0.75, for 2.9 times the median time) also makes candidates of the cells
-   below the cutoff that their boost lifts to it, as JSMinesweeper adds the cells
-   its 50/50 influence lifts (on boards of up to :data:`FLOAT_PLY_CELLS` cells:
-   each cell that may be in such a 50/50 costs a few engine hypotheses).
-8. **Rollouts** (``rollouts``, default 0: off).  When the lookahead's best scores
-   are within ``rollout_margin`` (2%) of each other (a near-tie it cannot settle),
-   the ``rollout_top`` best are played to the end of the game on the same
-   ``rollouts`` layouts drawn exactly from the position (:mod:`.rollouts`), and
-   the one that wins most often is opened; the playouts follow a cheap policy
-   (``rollout_policy=safest``) or ``best`` itself without rollouts
-   (``rollout_policy=best``).  Seconds per game: an option for studies, not the
-   default.
-9. **Sampled endgame search** (``sample``, default 0: off).  Past the endgame
-   search's range and up to ``sample_layouts`` (100,000) layouts, ``sample``
-   layouts are drawn exactly from the position and the game tree is searched over
-   them as if they were all there were
-   (:func:`~minesolver.strategies.endgame.sampled_endgame_move`), among the cells
-   within ``sample_cutoff`` (0.9) of the safest; the lookahead chooses when the
-   search (the plain-Python one) passes ``sample_budget`` (20,000) states.  Its
-   values are optimistic (a layout alone in the sample is as good as won), so it is
-   judged by the exact worth of its moves: an option for studies, not the default.
+1. **Deductions first.**  Every certainly-safe cell is opened before any risk is
+   taken; a proven mine is never opened.  With ``floats`` (on) a board of at most
+   :data:`~minesolver.analysis.floats.EXACT_ZERO_CELLS` cells gets its safe cells
+   from one compiled call (:func:`~minesolver.analysis.floats.certain_safe`, exact
+   there), and the exact engine runs only on the turns that need a guess.
+2. **Endgame search** (``endgame``).  At most ``endgame_layouts`` (5,000) layouts
+   left, the exhaustive game-tree search of :mod:`.endgame` plays the move with the
+   highest exact chance of winning; past ``endgame_budget`` states it gives up and
+   the rules below choose.
+3. **Unavoidable guesses first** (``forced``, ``walled``; ``pseudo`` off).  A group
+   no number can ever tell apart (:func:`.forced.forced_guess`) costs the same
+   whenever it is opened, so one of its cells is opened at once, the one the
+   lookahead likes best.  ``chains`` (on) then opens, however risky, a cell that is a
+   mine only as the mine of a pair or 2x2 block no number could settle
+   (:func:`.longterm.fifty_bound_cells`, JSMinesweeper's test: a heuristic, so its
+   moves say ``fifty``); ``chains_strict`` takes only shapes walled in by known
+   mines.  ``regions`` (off) first plays a closed region (:mod:`.regions`) by the
+   exact search over its own layouts.
+4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is within
+   ``cutoff`` (0.9) of the safest, each is scored by what follows it: for every
+   number it may show, that number's exact chance times the safety of the best next
+   move (1 when a certainly-safe cell appears), blended with the second best
+   (weight ``second``).  ``progress`` adds a bonus for the chance of new safe cells;
+   ``depth=2`` values the position after by the lookahead score of its best next
+   guess among the ``breadth`` safest (three moves deep).  On boards of up to
+   :data:`FLOAT_PLY_CELLS` cells the last ply runs in floats (``floats``:
+   :func:`~minesolver.analysis.floats.outcomes`, within ~1e-12 of the engine's
+   fractions).  ``living`` (off) counts a safe cell as a next move only when it can
+   still show more than one number.
+5. **Dead cells avoided** (``dead``).  A cell that can show only one number tells
+   nothing; it is chosen only when nothing else is as safe.
+6. **Off-front candidates.**  Cells away from the clues join the candidates when
+   within the cutoff: those with the fewest covered neighbours (corners and edges:
+   more zeros); ``off_edge`` adds cells two steps from the open area.
+7. **Long-term 50/50s** (``fifty``, 0: off).  A cell that may be the mine of a
+   50/50 no clue can settle (:mod:`.longterm`) has its score multiplied by
+   ``1 + fifty * I / S`` (``I`` such layouts, ``S`` those where it is safe);
+   ``fifty_reach`` also makes candidates of the cells that boost lifts to the cutoff.
+8. **Rollouts** (``rollouts``, 0: off).  Near-ties of the lookahead (within
+   ``rollout_margin``) are played to the end on the same ``rollouts`` layouts drawn
+   exactly from the position (:mod:`.rollouts`), by a cheap policy or by ``best``
+   itself (``rollout_policy``): seconds per game, for studies.
+9. **Sampled endgame search** (``sample``, 0: off).  Past the exact search's range,
+   up to ``sample_layouts``, the game tree is searched over ``sample`` layouts drawn
+   from the position (:func:`~minesolver.strategies.endgame.sampled_endgame_move`);
+   optimistic estimates, for studies.
 
-In noisy games (``rules.noise``) every probability is the exact posterior of
-the noise model; the endgame search and the 50/50 rule, which assume exact
-numbers, are switched off, and the lookahead weighs every number a cell may
-show by its probability under the model.
+In noisy games (``rules.noise``) every probability is the exact posterior of the
+noise model; the endgame search and the 50/50 rules, which assume exact numbers,
+are off, and the lookahead weighs every number a cell may show by its probability.
 
 >>> from minesolver.rules import BEGINNER
 >>> from minesolver.play import play_game
@@ -114,7 +64,7 @@ True
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -133,6 +83,7 @@ from ..position import Position
 from ..rules import Rules
 from .base import Move, Strategy, StrategyError, register
 from .endgame import Endgame, sampled_endgame_move
+from .forced import forced_guess
 from .longterm import fifty_bound_cells, fifty_influence, fifty_shape_mask
 from .regions import region_move
 from .rollouts import rollout_values
@@ -143,7 +94,6 @@ __all__ = [
     "FLOAT_PLY_CELLS",
     "PYTHON_ENDGAME",
     "Best",
-    "forced_guess",
 ]
 
 # the float ply reads the whole board per number, the engine's only what a number
@@ -673,156 +623,3 @@ def _off_edge_picks(position: Position, off: list[int], on_front: set[int]) -> l
                 picks.append(i)
                 break
     return picks or off[:30]
-
-
-def forced_guess(
-    position: Position, analysis: Analysis, *, walled: bool = False, pseudo: bool = False
-) -> list[int]:
-    """The cells of an unavoidable guess, or an empty list.
-
-    Two unknown cells ``a`` and ``b`` form one when a clue's only uncertain
-    neighbours are exactly ``a`` and ``b`` and it needs one more mine, and no
-    uncertain cell other than ``a`` and ``b`` touches either of them or any clue
-    next to them: nothing but opening one of them can ever tell them apart.
-
-    With ``walled``, the uncertain neighbours ``S`` of any clue (two or more; the
-    clue holds their number of mines, neither none nor all) form one when every
-    cell next to some but not all of ``S`` is a certain mine, whatever touches all
-    of them: every number that will ever be seen next to one cell of ``S`` is next
-    to all of them and counts their mines together, so moving a mine within ``S``
-    changes nothing visible.  Only opening a cell of ``S`` tells them apart, each
-    is a mine with the same chance whenever it is opened, and the game cannot be
-    won without opening one; opening one now puts the number it shows to use for
-    the guesses that follow.  The answer is every cell of the group, for the caller
-    to choose among.  The pairs are those of :func:`minesolver.survey.fifty_fifty_pairs`
-    that a clue holds to one mine.  Failing a clue's group, pairs that clues hold to
-    one mine each may chain into a 50/50 that no number can resolve (a 2x2 block with
-    its mines on a diagonal, say: :func:`_swappable_chain`).
-
-    With ``pseudo`` (and failing all of those), two uncertain cells ``a`` and ``b``
-    among the uncertain neighbours of a clue that needs one more mine form one when
-    every cell next to one of them but not the other is a certain mine: a *pseudo
-    50/50*, one mine or none (JSMinesweeper takes these before other guesses).
-    The two are never both mines, and moving a lone mine from one to the other
-    changes no number outside them, so until one of them is opened nothing tells
-    them apart; a safe one must be opened to win.  Whatever the play, the first of
-    the two it opens is a blind pick between them, so opening ``a`` (or ``b``) now
-    and then playing on as that play would loses no chance and shows the number
-    sooner: either is a best move by perfect play, which the tests check against
-    the game tree of every layout.
-
-    >>> from minesolver.analysis import analyze
-    >>> p = Position.from_text("4x3x6\\nHHH2\\n3HHH\\n1HH2\\n")
-    >>> a = analyze(p)  # (1,1) and (2,1) share a mine; (0,0) (0,1) (0,2) are mines
-    >>> forced_guess(p, a), [p.coords(i) for i in forced_guess(p, a, walled=True)]
-    ([], [(1, 1), (2, 1)])
-    >>> q = Position.from_text("5x3x5\\nHHH31\\n1HHHH\\nHH2HH\\n")  # one mine or none
-    >>> [q.coords(i) for i in forced_guess(q, analyze(q), pseudo=True)]
-    [(0, 0), (0, 1)]
-    """
-    cells = position.cells
-    around = position.grid.neighbours
-
-    def uncertain(j: int) -> bool:
-        return cells[j] == COVERED and analysis.is_uncertain(j)
-
-    def walled_in(group: list[int]) -> bool:
-        """Whether every cell next to some but not all of ``group`` is a certain mine."""
-        near = [set(around(j)) for j in group]
-        walls = set().union(*near) - near[0].intersection(*near[1:]) - set(group)
-        return all(analysis.is_mine(y) for y in walls)
-
-    # only numbers with two (or, walled, more) uncertain cells around can start one (a
-    # board of a million cells is not walked in Python)
-    grid = np.frombuffer(cells, dtype=np.uint8).reshape(position.shape)
-    mask = analysis.uncertain_mask.reshape(position.shape) & (grid == COVERED)
-    count = neighbour_sum(mask)
-    wide = walled or pseudo
-    starts = np.flatnonzero((grid <= 8) & ((count >= 2) if wide else (count == 2))).tolist()
-    pairs = []  # clues' one-mine pairs, for the chains
-    wider = []  # clues needing one mine among three or more: pseudo 50/50s
-    for i in starts:
-        unsure = [j for j in around(i) if uncertain(j)]
-        if len(unsure) == 2:
-            if _isolated(unsure, cells, around, uncertain, analysis.is_mine):
-                return unsure
-            pairs.append(unsure)
-        if walled and len(unsure) >= 2 and walled_in(unsure):
-            return unsure
-        if pseudo and len(unsure) >= 3:
-            wider.append((i, unsure))
-    chain = _swappable_chain(pairs, around, analysis.is_mine) if walled else []
-    if chain or not pseudo:
-        return chain
-    for i, unsure in wider:
-        if cells[i] - sum(1 for j in around(i) if analysis.is_mine(j)) != 1:
-            continue
-        for k, a in enumerate(unsure):
-            for b in unsure[k + 1:]:
-                if walled_in([a, b]):
-                    return [a, b]
-    return []
-
-
-def _swappable_chain(
-    pairs: list[list[int]],
-    around: Callable[[int], tuple[int, ...]],
-    is_mine: Callable[[int], bool],
-) -> list[int]:
-    """Cells of pairs that clues hold to one mine each, chained into a closed 50/50.
-
-    Pairs sharing a cell chain up, and the mines of a chain are then one side of it or
-    the other (every pair holds one).  When both sides have as many cells and every
-    cell next to the chain but not in it either is a certain mine or touches as many
-    cells of one side as of the other (a 2x2 block with its mines on a diagonal and
-    mines at its four outer corners, say), swapping the sides changes nothing visible:
-    a 50/50 that only opening one of its cells resolves.
-    """
-    links: dict[int, set[int]] = {}
-    for a, b in pairs:
-        links.setdefault(a, set()).add(b)
-        links.setdefault(b, set()).add(a)
-    seen: set[int] = set()
-    for root in links:
-        if root in seen:
-            continue
-        side = {root: 0}
-        todo = [root]
-        two_sided = True
-        while todo:
-            x = todo.pop()
-            for y in links[x]:
-                if y not in side:
-                    side[y] = 1 - side[x]
-                    todo.append(y)
-                elif side[y] == side[x]:
-                    two_sided = False
-        seen.update(side)
-        ones = sum(side.values())
-        if not two_sided or len(side) < 4 or 2 * ones != len(side):
-            continue  # a lone pair is the clue's own group, handled above
-        border = {y for x in side for y in around(x)} - side.keys()
-        if all(is_mine(y) or sum(1 if side.get(z) else -1 for z in around(y) if z in side) == 0
-               for y in border):
-            return sorted(side)
-    return []
-
-
-def _isolated(
-    pair: list[int],
-    cells: bytes,
-    around: Callable[[int], tuple[int, ...]],
-    uncertain: Callable[[int], bool],
-    is_mine: Callable[[int], bool],
-) -> bool:
-    """Whether no covered cell but the pair and certain mines touches it, nor any
-    uncertain cell a clue next to it (a certainly safe cell would show a number)."""
-    for x in pair:
-        for y in around(x):
-            if y in pair:
-                continue
-            if cells[y] == COVERED and not is_mine(y):
-                return False
-            if is_number(cells[y]) and any(uncertain(z) and z not in pair for z in around(y)):
-                return False
-    return True
