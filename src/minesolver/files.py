@@ -3,7 +3,10 @@
 A file is written under a temporary name in its own folder and renamed into
 place only once it is complete: an error, a full disk or Ctrl-C never leaves a
 half-written or empty file behind, and an existing file is replaced only by a
-complete new one.  Errors name the file.
+complete new one.  A symbolic link is written through (its target replaced); a
+device or a pipe (``/dev/stdout``, a FIFO) is written straight, as a shell's ``>``
+would, since it cannot be replaced.  Errors name the file, and two options naming the
+same file are refused before anything is written (:func:`check_distinct`).
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
@@ -21,11 +24,13 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_write", "check_writable", "write_bytes", "write_files"]
+from .errors import InputError
+
+__all__ = ["atomic_write", "check_distinct", "check_writable", "write_bytes", "write_files"]
 
 
 def _new_mode() -> int:
@@ -42,15 +47,20 @@ def atomic_write(path: str | Path) -> Iterator[IO[str]]:
     """A text handle whose content becomes ``path`` once the block ends without error."""
     with _replacing(Path(path)) as fd, open(fd, "w", encoding="utf-8") as handle:
         yield handle
-        handle.flush()
-        os.fsync(handle.fileno())
+        _sync(handle)
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path``, whole or not at all."""
     with _replacing(Path(path)) as fd, open(fd, "wb") as handle:
         handle.write(data)
-        handle.flush()
+        _sync(handle)
+
+
+def _sync(handle: IO[str] | IO[bytes]) -> None:
+    """Flush ``handle`` to the disk (a device or a pipe has nothing to sync)."""
+    handle.flush()
+    if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
         os.fsync(handle.fileno())
 
 
@@ -90,29 +100,86 @@ def check_writable(*paths: str | Path | None) -> None:
     for given in paths:
         if given is None:
             continue
-        path = Path(given)
+        path, straight = _target(given)
+        if straight:
+            continue  # a device or a pipe: written straight, folder or no
         folder = path.parent if str(path.parent) else Path(".")
         if path.is_dir():
-            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(given))
         if not folder.exists():
-            raise FileNotFoundError(errno.ENOENT, "no such folder", str(path))
+            raise FileNotFoundError(errno.ENOENT, "no such folder", str(given))
         if not folder.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "its folder is a file", str(path))
+            raise NotADirectoryError(errno.ENOTDIR, "its folder is a file", str(given))
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise PermissionError(errno.EACCES, "its folder cannot be written", str(path))
+            raise PermissionError(errno.EACCES, "its folder cannot be written", str(given))
+
+
+def check_distinct(named: Mapping[str, str | Path | None]) -> None:
+    """Refuse, before any work, two of ``named`` (an option: its path; ``None`` is
+    skipped) that are the same file, through links too: one would overwrite the other
+    (an output written over the results store, say).
+
+    >>> try:
+    ...     check_distinct({"--db": "runs.sqlite", "--csv": "./runs.sqlite"})
+    ... except ValueError as exc:
+    ...     print(exc)
+    --csv ./runs.sqlite is the same file as --db: one would overwrite the other
+    """
+    seen: list[tuple[str, str]] = []
+    for name, given in named.items():
+        if given is None:
+            continue
+        target, straight = _target(given)
+        if straight:
+            continue  # a device or a pipe takes what it is given (/dev/null twice)
+        path = str(target)
+        for other, other_path in seen:
+            same = path == other_path
+            if not same and os.path.exists(path) and os.path.exists(other_path):
+                same = os.path.samefile(path, other_path)  # hard links
+            if same:
+                raise InputError(
+                    f"{name} {given} is the same file as {other}: one would overwrite the other"
+                )
+        seen.append((name, path))
+
+
+def _target(given: str | Path) -> tuple[Path, bool]:
+    """The file writing ``given`` replaces (a link's target), and whether it is a
+    device or a pipe to be written straight instead (then ``given`` itself: the
+    kernel follows ``/dev/stdout`` to a pipe no path names)."""
+    try:
+        mode = os.stat(given).st_mode
+    except OSError:
+        mode = 0  # not there (yet), or not reachable: the write will say why
+    if mode and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        return Path(given), True
+    return Path(os.path.realpath(given)), False
 
 
 @contextlib.contextmanager
-def _replacing(path: Path) -> Iterator[int]:
-    """A descriptor of a new temporary file beside ``path``, renamed to ``path`` when
-    the block ends (after its file is closed), removed if it fails."""
+def _replacing(given: Path) -> Iterator[int]:
+    """A descriptor of a new temporary file beside ``given`` (beside its target, for
+    a link), renamed to it when the block ends (after its file is closed), removed if
+    it fails; for a device or a pipe, a descriptor of the thing itself."""
+    path, straight = _target(given)
     if path.is_dir():
-        raise IsADirectoryError(21, "is a folder, not a file", str(path))
+        raise IsADirectoryError(21, "is a folder, not a file", str(given))
+    if straight:  # nothing to replace
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(given)) from None
+        try:
+            yield fd
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(given)) from None
+        return
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
+        raise OSError(exc.errno, exc.strerror, str(given)) from None
     try:
         # the mode a plain open() would give (mkstemp's is private to the owner)
         os.fchmod(fd, stat.S_IMODE(path.stat().st_mode) if path.exists() else _NEW_MODE)
@@ -121,6 +188,6 @@ def _replacing(path: Path) -> Iterator[int]:
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        if isinstance(exc, OSError) and exc.filename != str(path):
-            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        if isinstance(exc, OSError) and exc.filename != str(given):
+            raise OSError(exc.errno, exc.strerror, str(given)) from None
         raise

@@ -99,11 +99,36 @@ def read_json(text: str | bytes) -> Any:
 
 
 def read_mbf(data: bytes) -> Layout:
-    """Read an MBF board.
+    """Read an MBF board: one, nothing after it (several: :func:`read_mbf_stream`).
 
     >>> read_mbf(bytes([2, 1, 0, 1, 1, 0]))
     Layout(width=2, height=1, mines=(1,))
     """
+    try:
+        layout, end = _read_one_mbf(data)
+    except FormatError:
+        if data.lstrip()[:1] in (b"{", b"[") and _is_text(data):
+            raise FormatError("not an MBF board: it reads as JSON text (a layout file?)") from None
+        raise
+    if end < len(data):
+        extra = len(data) - end
+        more = "another board?" if extra >= 4 else "stray bytes"
+        raise FormatError(
+            f"MBF data has {extra} byte{'s' * (extra > 1)} after its {layout.width}x{layout.height} board ({more})"
+        )
+    return layout
+
+
+def _is_text(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _read_one_mbf(data: bytes) -> tuple[Layout, int]:
+    """The board at the start of ``data``, and where it ends."""
     if len(data) < 4:
         raise FormatError(f"MBF data too short: {len(data)} bytes, need at least 4")
     width, height = data[0], data[1]
@@ -123,7 +148,7 @@ def read_mbf(data: bytes) -> Layout:
         mines.append(y * width + x)
     if len(set(mines)) != len(mines):
         raise FormatError("MBF data lists the same mine twice")
-    return Layout(width, height, tuple(sorted(mines)))
+    return Layout(width, height, tuple(sorted(mines))), expected
 
 
 def write_mbf(layout: Layout) -> bytes:

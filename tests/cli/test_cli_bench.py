@@ -237,6 +237,25 @@ def test_dump_of_a_layout_run_is_the_layout_file(tmp_path):
     assert list(read_layouts(dump.read_text())) == boards
 
 
+def test_an_output_over_the_store_or_the_boards_is_refused_and_both_kept(tmp_path):
+    db = tmp_path / "runs.sqlite"
+    bench("--rules", "5x5x3", "--games", "3", "--strategy", "tank", "--workers", "1", db=db)
+    kept = db.read_bytes()
+    boards = tmp_path / "boards.jsonl"
+    boards.write_text("".join(layout_line(b) for b in random_layouts(3, 5, 5, 3, seed=2)))
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(db)
+    for dump, named in ((tmp_path / "." / "runs.sqlite", "--db"), (link, "--db"),
+                        (boards, "--layouts")):
+        result = run_cli("bench", "--rules", "5x5x3", "--games", "3", "--strategy", "tank",
+                         "--db", str(db), "--layouts", str(boards), "--dump-layouts", str(dump))
+        assert_one_error_line(result, f"--dump-layouts {dump} is the same file as {named}")
+    result = run_cli("bench", "--db", str(db), "--resume", "r1", "--dump-layouts", str(db))
+    assert_one_error_line(result, "is the same file as --db")
+    assert db.read_bytes() == kept
+    assert rows(db)  # the store still reads
+
+
 # ---------------------------------------------------------------------- kill and resume
 
 

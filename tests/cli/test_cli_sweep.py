@@ -150,6 +150,16 @@ def test_user_errors_are_one_line(tmp_path, args, needles):
     assert not (tmp_path / "r.sqlite").exists()  # refused before the store is touched
 
 
+def test_outputs_naming_one_file_are_refused(tmp_path):
+    db = tmp_path / "r.sqlite"
+    for csv_path, plot_path, named in ((db, tmp_path / "s.png", "--csv"),
+                                       (tmp_path / "s.out", tmp_path / "s.out", "--plot")):
+        result = run_cli("sweep", "--size", "6x5", "--densities", "0.2", "--games", "2",
+                         "--db", str(db), "--csv", str(csv_path), "--plot", str(plot_path))
+        assert_one_error_line(result, f"{named} ", "is the same file as")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_resume_of_a_bench_is_refused(tmp_path):
     db = tmp_path / "r.sqlite"
     bench = run_cli("bench", "--rules", "5x5x3", "--games", "2", "--strategy", "tank", "--db",

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
+import threading
+
 import pytest
 
-from minesolver.files import atomic_write, write_bytes
+from minesolver.errors import InputError
+from minesolver.files import atomic_write, check_distinct, check_writable, write_bytes
 
 
 class Boom(Exception):
@@ -89,3 +95,63 @@ def test_errors_name_the_file(tmp_path):
         write_bytes(tmp_path, b"x")
     assert info.value.filename == str(tmp_path)
     assert leftovers(tmp_path) == []
+
+
+def test_a_link_is_written_through_to_its_target(tmp_path):
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "out.csv"
+    target.write_text("old")
+    link = tmp_path / "out.csv"
+    link.symlink_to(target)
+    write_bytes(link, b"new")
+    assert link.is_symlink()  # the link stays a link
+    assert target.read_bytes() == b"new"
+    dangling = tmp_path / "later.csv"
+    dangling.symlink_to(tmp_path / "real" / "later.csv")
+    check_writable(dangling)
+    with atomic_write(dangling) as handle:
+        handle.write("made")
+    assert dangling.is_symlink() and (tmp_path / "real" / "later.csv").read_text() == "made"
+    assert leftovers(tmp_path) == ["later.csv", "out.csv", "real"]
+    assert leftovers(tmp_path / "real") == ["later.csv", "out.csv"]
+
+
+def test_a_device_is_written_straight_and_its_errors_said():
+    devnull = os.stat("/dev/null")
+    write_bytes("/dev/null", b"gone")
+    check_writable("/dev/null")
+    assert os.stat("/dev/null").st_rdev == devnull.st_rdev  # still the device
+    with pytest.raises(OSError) as info:
+        write_bytes("/dev/full", b"x" * 100_000)
+    assert info.value.errno == errno.ENOSPC and info.value.filename == "/dev/full"
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_a_pipe_is_written_straight(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_bytes(fifo, b"through the pipe")
+    reader.join(10)
+    assert got == [b"through the pipe"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert leftovers(tmp_path) == ["fifo"]
+
+
+def test_two_options_naming_one_file_are_refused(tmp_path):
+    store = tmp_path / "runs.sqlite"
+    store.write_bytes(b"data")
+    link = tmp_path / "link"
+    link.symlink_to(store)
+    hard = tmp_path / "hard"
+    os.link(store, hard)
+    for other in (store, tmp_path / "." / "runs.sqlite", link, hard):
+        with pytest.raises(InputError, match="--csv .* is the same file as --db"):
+            check_distinct({"--db": store, "--csv": other})
+    with pytest.raises(InputError, match="--plot x is the same file as --csv"):
+        check_distinct({"--csv": "x", "--plot": "x"})
+    check_distinct({"--db": store, "--csv": tmp_path / "new.csv", "--plot": None, "--gif": None})
+    check_distinct({"--gif": "/dev/null", "--log": "/dev/null"})  # a device takes both
+    assert store.read_bytes() == b"data"

@@ -79,6 +79,10 @@ def test_mbf_known_bytes():
         (bytes([3, 2, 0, 2, 1, 1, 1, 1]), "MBF data lists the same mine twice"),
         (bytes([0, 2, 0, 0]), "MBF board size must be positive, got 0x2"),
         (bytes([2, 0, 0, 0]), "MBF board size must be positive, got 2x0"),
+        (bytes([2, 1, 0, 1, 1, 0, 7]), r"MBF data has 1 byte after its 2x1 board \(stray bytes\)"),
+        (bytes([2, 1, 0, 1, 1, 0]) * 2, r"6 bytes after its 2x1 board \(another board\?\)"),
+        (b'{"width": 9, "height": 9, "mines": [1]}\n', "not an MBF board: it reads as JSON text"),
+        (b"[[0, 1]]", "not an MBF board: it reads as JSON text"),
     ],
 )
 def test_mbf_errors(data, pattern):

@@ -12,6 +12,7 @@ import time
 import warnings
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -234,6 +235,35 @@ def test_a_board_file_is_dealt_and_saved_back(client: TestClient) -> None:
     bad = client.post("/api/games/board", content=bytes([2, 1, 0, 5]),
                       headers={"content-type": "application/octet-stream"})
     assert_error(bad, 400, "MBF")
+
+
+@pytest.mark.parametrize(
+    ("query", "kept", "plain"),
+    [
+        ("caf%C3%A9%20%E2%98%83.mbf", "café ☃.mbf", "caf_ _.mbf"),
+        ("%0d%0aSet-Cookie:%20x=1", "Set-Cookie: x=1", "Set-Cookie: x=1"),
+        ("%22;%20evil=%22", '"; evil="', "_; evil=_"),
+        ("..%2F..%2Fetc%2Fboard.mbf", "board.mbf", "board.mbf"),
+        ("C:%5Cboards%5Cmine.mbf", "mine.mbf", "mine.mbf"),
+        ("%ff", "\ufffd", "_"),
+        ("%0a", "board.mbf", "board.mbf"),
+    ],
+)
+def test_any_file_name_is_kept_and_downloads_safely(
+    client: TestClient, query: str, kept: str, plain: str
+) -> None:
+    response = client.post(f"/api/games/board?name={query}", content=write_mbf(Layout(3, 1, (0,))),
+                           headers={"content-type": "application/octet-stream"})
+    assert response.status_code == 201, response.text
+    game = response.json()["game"]
+    assert game["board"] == kept
+    act(client, game["id"], "reveal", 0, 0)
+    saved = client.get(f"/api/games/{game['id']}/board.mbf")
+    assert saved.status_code == 200, saved.text
+    header = saved.headers["content-disposition"]
+    assert header.isascii() and "\r" not in header and "\n" not in header
+    assert f'filename="{plain}";' in header
+    assert unquote(header.split("filename*=UTF-8''")[1]) == kept
 
 
 def test_the_solver_plays_a_whole_game(web: WebState, client: TestClient) -> None:

@@ -381,22 +381,23 @@ def test_files_open_save_and_drop_and_links_reproduce(page: Any, tmp_path: Path)
     page.evaluate(
         """bytes => {
           const moved = new DataTransfer();
-          moved.items.add(new File([new Uint8Array(bytes)], 'diag.mbf'));
+          moved.items.add(new File([new Uint8Array(bytes)], 'diag ☃.mbf'));
           const drop = new DragEvent('drop',
             {dataTransfer: moved, bubbles: true, cancelable: true});
           document.querySelector('#analyse-board').dispatchEvent(drop);
         }""",
         list(data),
     )
-    page.wait_for_function("play.game && play.game.board === 'diag.mbf'")
+    page.wait_for_function("play.game && play.game.board === 'diag ☃.mbf'")
     assert page.evaluate("location.hash") == "#play"
     assert page.locator("#play-save").is_disabled()  # secret until the game is over
     assert page.locator("#play-share").is_disabled()  # a file's board has no seed to share
     state = play_move(page, 0, 0)  # a mine: the board from the file, unprotected
-    assert state["status"] == "lost" and "board diag.mbf" in page.text_content("#play-status")
+    assert state["status"] == "lost" and "board diag ☃.mbf" in page.text_content("#play-status")
     with page.expect_download() as download:
         page.click("#play-save")
     assert read_mbf(Path(download.value.path()).read_bytes()) == layout
+    assert download.value.suggested_filename == "diag ☃.mbf"  # saved under its own name
 
     # a seeded game's link deals the very same game
     new_game(page, "beginner", 515)

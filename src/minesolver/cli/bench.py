@@ -21,7 +21,7 @@ from ..bench import (
     validate,
     wilson,
 )
-from ..files import atomic_write, check_writable
+from ..files import atomic_write, check_distinct, check_writable
 from ..formats import layout_line
 from ..play import Start
 from .base import cli, console, fail, open_store, start_run
@@ -139,12 +139,14 @@ def bench_cmd(
     Every game is stored in the SQLite file --db; a killed run continues with
     --resume RUN and ends with the same figures as an uninterrupted one.
     """
+    check_distinct({"--db": db, "--layouts": layouts, "--dump-layouts": dump_layouts})
     if resume is not None:
         check_writable(dump_layouts)
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "bench":
             fail(f"run {resume} is a {kind} run, not a bench run")
+        check_distinct({"the run's --layouts": spec.layouts, "--dump-layouts": dump_layouts})
         run_id = resume
     else:
         spec = RunSpec(

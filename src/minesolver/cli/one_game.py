@@ -12,7 +12,7 @@ from PIL import Image
 from rich.console import Console
 
 from ..analysis import analyze
-from ..files import atomic_write, check_writable, write_bytes
+from ..files import atomic_write, check_distinct, check_writable, write_bytes
 from ..play import Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
@@ -136,6 +136,7 @@ def play_cmd(
     """Play one game with a strategy."""
     game_rules = read_rules(rules, first_click, noise, no_guess)
     chosen = find_strategy(strategy)
+    check_distinct({"--gif": gif, "--log": log})
     check_writable(gif, log)
     seed = new_seed() if seed is None else seed
     out = console()

@@ -11,7 +11,7 @@ import click
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
-from ..files import check_writable, write_files
+from ..files import check_distinct, check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
@@ -90,6 +90,7 @@ def sweep_cmd(
     Game j of every point has the same seed: noise models play the same layouts, and
     first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
+    check_distinct({"--db": db, "--csv": csv_path, "--plot": plot_path})
     check_writable(csv_path, plot_path)
     if resume is not None:
         store = open_store(db, create=False)

@@ -13,6 +13,7 @@ minesolver.web.errors.ApiError: field 'row' must be an integer, got '3'
 
 from __future__ import annotations
 
+import re
 from typing import Any, get_args
 
 from starlette.requests import Request
@@ -27,6 +28,7 @@ __all__ = [
     "check_size",
     "read_body",
     "read_cell",
+    "read_file_name",
     "read_int",
     "read_json",
     "read_rules",
@@ -168,3 +170,23 @@ def read_seed(body: dict[str, Any]) -> int | None:
         body = {"seed": int(text)}
     seed: int | None = read_int(body, "seed", default=None, low=0, high=SEED_LIMIT - 1)
     return seed
+
+
+def read_file_name(request: Request, default: str | None = None, *, limit: int = 200) -> str:
+    """The ``name`` query parameter: the name of the file in the body, as a browser
+    gives it (a folder part and control characters dropped).  Missing or empty: the
+    ``default``, or a 400 when there is none.
+
+    >>> from starlette.requests import Request
+    >>> read_file_name(Request({"type": "http", "query_string": b"name=..%2Fx%0D%0A.mbf"}))
+    'x.mbf'
+    """
+    given = request.query_params.get("name", "")
+    name = re.sub(r"[\x00-\x1f\x7f]", "", given.replace("\\", "/").rsplit("/", 1)[-1]).strip()
+    if not name:
+        if default is None:
+            raise ApiError(400, "give the file's name in the query: ?name=game.avf")
+        return default
+    if len(name) > limit:
+        raise ApiError(400, f"the file's name is too long (at most {limit} characters)")
+    return name

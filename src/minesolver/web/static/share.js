@@ -20,6 +20,17 @@ function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
+// The name a download response gives its file: the exact (UTF-8) one when it says it.
+function downloadName(response, fallback) {
+  const header = response.headers.get("content-disposition") || "";
+  const exact = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (exact) {
+    try { return decodeURIComponent(exact[1]); } catch (err) { /* the plain one below */ }
+  }
+  const plain = /filename="([^"]+)"/.exec(header);
+  return plain ? plain[1] : fallback;
+}
+
 async function copyText(text) {
   if (!navigator.clipboard) return false;
   return navigator.clipboard.writeText(text).then(() => true, () => false);
@@ -103,8 +114,7 @@ const share = {
     try {
       const response = await fetch(`/api/games/${g.id}/board.mbf`);
       if (!response.ok) throw new Error((await response.json()).error);
-      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") || "");
-      saveBlob(await response.blob(), name ? name[1] : "board.mbf");
+      saveBlob(await response.blob(), downloadName(response, "board.mbf"));
       note($("play-save"), "Board saved.");
     } catch (err) { showError(err); }
   },

@@ -25,10 +25,19 @@ from ...serialize import cells_json, move_json, position_json
 from ...strategies import Move, Strategy, find_strategy
 from ..errors import ApiError
 from ..middleware import session_of
-from ..params import check_size, read_body, read_cell, read_json, read_rules, read_seed, read_str
+from ..params import (
+    check_size,
+    read_body,
+    read_cell,
+    read_file_name,
+    read_json,
+    read_rules,
+    read_seed,
+    read_str,
+)
 from ..state import PlayEntry
 from ..tasks import analysis_of, solver_moves
-from .base import web_of
+from .base import attachment, web_of
 
 __all__ = ["ROUTES", "game_json", "unflagged"]
 
@@ -100,7 +109,7 @@ async def from_board(request: Request) -> Response:
     """``POST /api/games/board?name=...``: a new game on the board of an MBF file (the body);
     the first click gets no protection, as in the programs that write MBF."""
     web = web_of(request)
-    name = request.query_params.get("name", "board.mbf")[:80]
+    name = read_file_name(request, "board.mbf")
     layout = read_mbf(await read_body(request))  # FormatError -> 400
     check_size(layout.width, layout.height, web.max_side)
     entry = web.new_board_game(session_of(request), layout, name)
@@ -119,7 +128,7 @@ async def board_file(request: Request) -> Response:
     return Response(
         write_mbf(game.layout),
         media_type="application/octet-stream",
-        headers={"content-disposition": f'attachment; filename="{name}"'},
+        headers=attachment(name),
     )
 
 

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ...replay import read_replay_bytes
 from ..errors import ApiError
-from ..params import read_body
+from ..params import read_body, read_file_name
 from ..tasks import review_of
 from .base import web_of
 
@@ -24,11 +24,7 @@ __all__ = ["ROUTES"]
 async def review(request: Request) -> Response:
     """``POST /api/review?name=FILE``: the review of the game in the body."""
     web = web_of(request)
-    name = request.query_params.get("name", "").strip()
-    if not name:
-        raise ApiError(400, "give the file's name in the query: /api/review?name=game.avf")
-    if len(name) > 200:
-        raise ApiError(400, "the file's name is too long (at most 200 characters)")
+    name = read_file_name(request)
     data = await read_body(request)
     if not data:
         raise ApiError(400, "the body is empty: send the replay or log file itself")

@@ -23,7 +23,7 @@ from ..errors import ApiError
 from ..middleware import session_of
 from ..params import read_json, read_rules, read_seed, read_str
 from ..watching import GIF_MAX_CELLS, Watch, render_gif
-from .base import web_of
+from .base import attachment, web_of
 
 __all__ = ["ROUTES"]
 
@@ -95,7 +95,7 @@ async def gif(request: Request) -> Response:
     return Response(
         data,
         media_type="image/gif",
-        headers={"content-disposition": f'attachment; filename="{filename}"'},
+        headers=attachment(filename),
     )
 
 
