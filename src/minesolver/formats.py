@@ -112,9 +112,10 @@ def read_mbf(data: bytes) -> Layout:
         raise
     if end < len(data):
         extra = len(data) - end
+        what = f"{extra} byte{'s' * (extra > 1)}"
         more = "another board?" if extra >= 4 else "stray bytes"
         raise FormatError(
-            f"MBF data has {extra} byte{'s' * (extra > 1)} after its {layout.width}x{layout.height} board ({more})"
+            f"MBF data has {what} after its {layout.width}x{layout.height} board ({more})"
         )
     return layout
 

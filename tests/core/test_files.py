@@ -148,7 +148,7 @@ def test_two_options_naming_one_file_are_refused(tmp_path):
     hard = tmp_path / "hard"
     os.link(store, hard)
     for other in (store, tmp_path / "." / "runs.sqlite", link, hard):
-        with pytest.raises(InputError, match="--csv .* is the same file as --db"):
+        with pytest.raises(InputError, match=r"--csv .* is the same file as --db"):
             check_distinct({"--db": store, "--csv": other})
     with pytest.raises(InputError, match="--plot x is the same file as --csv"):
         check_distinct({"--csv": "x", "--plot": "x"})
