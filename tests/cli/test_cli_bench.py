@@ -349,6 +349,29 @@ def test_resume_of_a_finished_run_changes_nothing(tmp_path):
                           "no run 'r5'", "runs: r1")
 
 
+def test_resume_refuses_options_that_ask_for_another_run(tmp_path):
+    db = tmp_path / "results.sqlite"
+    args = ["--rules", "6x6x6", "--first-click", "opening", "--games", "4", "--strategy", "tank",
+            "--seed", "3", "--workers", "1"]
+    first = bench(*args, db=db)
+    kept = rows(db)
+    for given, said in [
+        (["--games", "9"], "--games 9 (the run's: 4): leave it out"),
+        (["--rules", "expert", "--strategy", "best"],
+         "--rules 30x16x99 (the run's: 6x6x6); --strategy best (the run's: tank): leave them out"),
+        (["--first-click", "safe"], "--first-click safe (the run's: opening)"),
+        (["--seed", "4"], "--seed 4 (the run's: 3)"),
+        (["--no-guess"], "--no-guess True (the run's: False)"),
+    ]:
+        result = run_cli("bench", "--db", str(db), "--resume", "r1", *given)
+        assert_one_error_line(result, "--resume r1 continues the run as it was started", said)
+    assert rows(db) == kept
+    # an option is compared on what it says: --rules alone does not ask for a safe click
+    assert run_cli("bench", "--db", str(db), "--resume", "r1", "--rules", "6x6x6").returncode == 0
+    again = bench(*args, "--resume", "r1", db=db)  # the same command again plus --resume
+    assert untimed(again) == untimed(first)
+
+
 # ---------------------------------------------------------------------- determinism
 
 

@@ -33,6 +33,8 @@ def test_cli_match_json_resume_and_report(tmp_path, entry):
     resumed = run_cli("flags", "--resume", "r1", "--db", db, "--json", entry=entry)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout) == data
+    other = run_cli("flags", "--resume", "r1", "--db", db, "--p2", "mc", entry=entry)
+    assert_one_error_line(other, "--p2 mc (the run's: exact): leave it out")
     report = run_cli("report", "--db", db, entry=entry)
     assert report.returncode == 0, report.stderr
     assert "r1 flags" in report.stdout and "hard (p1) against exact (p2)" in report.stdout

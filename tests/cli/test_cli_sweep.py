@@ -160,6 +160,18 @@ def test_outputs_naming_one_file_are_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_resume_compares_the_options_given_with_the_run(tmp_path):
+    db = tmp_path / "r.sqlite"
+    out = ["--db", str(db), "--csv", str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png")]
+    made = run_cli("sweep", "--size", "6x5", "--densities", "0.2,0.3", "--games", "2", *out)
+    assert made.returncode == 0, made.stderr
+    # the densities are read on the run's board when --size is left out
+    same = run_cli("sweep", "--resume", "r1", "--densities", "0.2,0.3", *out)
+    assert same.returncode == 0, same.stderr
+    other = run_cli("sweep", "--resume", "r1", "--densities", "0.2,0.4", "--games", "2", *out)
+    assert_one_error_line(other, "--densities (mines) 6, 12 (the run's: 6, 9): leave it out")
+
+
 def test_resume_of_a_bench_is_refused(tmp_path):
     db = tmp_path / "r.sqlite"
     bench = run_cli("bench", "--rules", "5x5x3", "--games", "2", "--strategy", "tank", "--db",

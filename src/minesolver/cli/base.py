@@ -5,9 +5,11 @@ Commands parse, call the library and print; nothing else lives in them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NoReturn
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 
 from .. import __version__
@@ -16,6 +18,8 @@ from ..errors import IllegalMoveError, InputError, LimitError, shorten
 
 __all__ = [
     "USER_ERRORS",
+    "VIEWS",
+    "check_resume",
     "cli",
     "console",
     "fail",
@@ -106,3 +110,52 @@ def start_run(store: Store, kind: str, spec: RunSpec) -> str:
             err=True,
         )
     return store.new_run(kind, spec, __version__)
+
+
+# what a run-defining option asks of a run, as the stored spec holds it: the option's
+# name (for the message) and its part of the spec
+RunView = tuple[str, Callable[[RunSpec], object]]
+VIEWS: dict[str, RunView] = {
+    "rules": ("--rules", lambda s: tuple(f"{r.width}x{r.height}x{r.mines}" for r in s.points)),
+    "size": ("--size", lambda s: tuple(sorted({f"{r.width}x{r.height}" for r in s.points}))),
+    "densities": ("--densities (mines)", lambda s: tuple(sorted({r.mines for r in s.points}))),
+    "first_click": ("--first-click", lambda s: tuple(sorted({r.first_click for r in s.points}))),
+    "noise": ("--noise", lambda s: tuple(sorted({str(r.noise) for r in s.points}))),
+    "no_guess": ("--no-guess", lambda s: tuple(sorted({r.no_guess for r in s.points}))),
+    "start": ("--start", lambda s: s.start),
+    "strategies": ("--strategy", lambda s: s.strategies),
+    "games": ("--games", lambda s: s.games),
+    "seed": ("--seed", lambda s: s.seed),
+    "layouts": ("--layouts", lambda s: s.layouts),
+}
+VIEWS["first_clicks"] = VIEWS["first_click"]
+VIEWS["noises"] = VIEWS["noise"]
+
+
+def check_resume(run_id: str, stored: RunSpec, options: dict[str, RunView],
+                 asked: Callable[[], RunSpec]) -> None:
+    """``--resume`` continues a run as it was started: each of ``options`` (a
+    parameter that defines a run: its view, :data:`VIEWS`) given on the command line
+    too must ask what the stored run asked (``asked``: the run the command line asks
+    for, built only then), else one line says what differs.  The same command line
+    again plus ``--resume`` passes."""
+    ctx = click.get_current_context()
+    given = [name for name in options
+             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    if not given:
+        return
+    fresh = asked()
+    differ = []
+    for name in given:
+        label, view = options[name]
+        if view(fresh) != view(stored):
+            differ.append(f"{label} {_shown(view(fresh))} (the run's: {_shown(view(stored))})")
+    if differ:
+        fail(f"--resume {run_id} continues the run as it was started, but "
+             f"{'; '.join(differ)}: leave {'it' if len(differ) == 1 else 'them'} out")
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple):
+        return ", ".join(_shown(v) for v in value)
+    return str(value)

@@ -24,7 +24,7 @@ from ..bench import (
 from ..files import atomic_write, check_distinct, check_writable
 from ..formats import layout_line
 from ..play import Start
-from .base import cli, console, fail, open_store, start_run
+from .base import VIEWS, check_resume, cli, console, fail, open_store, start_run
 from .options import (
     board_options,
     db_option,
@@ -99,6 +99,11 @@ def bench_json(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+# the parameters that define a bench run (the rest say how to play or print it)
+RUN_OPTIONS = ("rules", "first_click", "start", "noise", "no_guess", "strategies", "games",
+               "seed", "layouts")
+
+
 @cli.command("bench")
 @board_options()
 @click.option("--strategy", "strategies", multiple=True,
@@ -140,16 +145,9 @@ def bench_cmd(
     --resume RUN and ends with the same figures as an uninterrupted one.
     """
     check_distinct({"--db": db, "--layouts": layouts, "--dump-layouts": dump_layouts})
-    if resume is not None:
-        check_writable(dump_layouts)
-        store = open_store(db, create=False)
-        kind, spec = store.run_spec(resume)
-        if kind != "bench":
-            fail(f"run {resume} is a {kind} run, not a bench run")
-        check_distinct({"the run's --layouts": spec.layouts, "--dump-layouts": dump_layouts})
-        run_id = resume
-    else:
-        spec = RunSpec(
+
+    def asked() -> RunSpec:
+        return RunSpec(
             points=(read_rules(rules, first_click, noise, no_guess),),
             strategies=tuple(dict.fromkeys(strategies or ("best",))),
             games=games,
@@ -157,6 +155,18 @@ def bench_cmd(
             start=start,
             layouts=str(Path(layouts).resolve()) if layouts else None,
         )
+
+    if resume is not None:
+        check_writable(dump_layouts)
+        store = open_store(db, create=False)
+        kind, spec = store.run_spec(resume)
+        if kind != "bench":
+            fail(f"run {resume} is a {kind} run, not a bench run")
+        check_resume(resume, spec, {name: VIEWS[name] for name in RUN_OPTIONS}, asked)
+        check_distinct({"the run's --layouts": spec.layouts, "--dump-layouts": dump_layouts})
+        run_id = resume
+    else:
+        spec = asked()
         validate(spec)  # everything is checked before the store is touched
         check_writable(dump_layouts)
         store = open_store(db)

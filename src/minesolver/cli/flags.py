@@ -28,7 +28,7 @@ from ..variants.flags import (
     FlagsTurn,
     find_flags_player,
 )
-from .base import cli, console, fail, one_line, open_store
+from .base import VIEWS, check_resume, cli, console, fail, one_line, open_store
 from .options import (
     db_option,
     json_option,
@@ -97,15 +97,22 @@ def flags_cmd(
         human_game(board, opponent, seed=new_seed() if seed is None else seed,
                    first=0 if first == "p1" else 1)
         return
+
+    def asked() -> RunSpec:
+        return flags_spec(p1, p2, games=games, seed=1 if seed is None else seed,
+                          rules=_rules(rules))
+
     if resume is not None:
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "flags":
             fail(f"run {resume} is a {kind} run, not a flags run")
+        check_resume(resume, spec, {
+            "p1": ("--p1", lambda s: s.strategies[0]), "p2": ("--p2", lambda s: s.strategies[1]),
+            "games": VIEWS["games"], "seed": VIEWS["seed"], "rules": VIEWS["rules"]}, asked)
         run_id = resume
     else:
-        spec = flags_spec(p1, p2, games=games, seed=1 if seed is None else seed,
-                          rules=_rules(rules))
+        spec = asked()
         store = open_store(db)
         run_id = store.new_run("flags", spec, __version__)
     started = time.perf_counter()

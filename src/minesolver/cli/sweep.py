@@ -7,6 +7,7 @@ import json
 import re
 
 import click
+from click.core import ParameterSource
 
 from ..bench import RunSpec, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
@@ -15,7 +16,7 @@ from ..files import check_distinct, check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
-from .base import cli, console, fail, open_store, start_run
+from .base import VIEWS, check_resume, cli, console, fail, open_store, start_run
 from .bench import execute
 from .options import (
     db_option,
@@ -92,20 +93,31 @@ def sweep_cmd(
     """
     check_distinct({"--db": db, "--csv": csv_path, "--plot": plot_path})
     check_writable(csv_path, plot_path)
+    stored_size: tuple[int, int] | None = None  # when resuming: the run's, unless --size
+
+    def asked() -> RunSpec:
+        width, height = stored_size or _size(size)
+        points = density_points(
+            width, height, parse_densities(densities), first_clicks or ("safe",),
+            [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
+        )
+        return RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
+                       games=games, seed=seed, start=start, extra={"paired": True})
+
     if resume is not None:
         store = open_store(db, create=False)
         kind, spec = store.run_spec(resume)
         if kind != "sweep":
             fail(f"run {resume} is a {kind} run, not a sweep")
+        source = click.get_current_context().get_parameter_source("size")
+        if source is not ParameterSource.COMMANDLINE:
+            stored_size = (spec.rules.width, spec.rules.height)
+        check_resume(resume, spec, {name: VIEWS[name] for name in (
+            "size", "densities", "first_clicks", "noises", "start", "no_guess", "strategies",
+            "games", "seed")}, asked)
         run_id = resume
     else:
-        width, height = _size(size)
-        points = density_points(
-            width, height, parse_densities(densities), first_clicks or ("safe",),
-            [parse_noise(n) for n in noises] or [None], no_guess=no_guess,
-        )
-        spec = RunSpec(points=points, strategies=tuple(dict.fromkeys(strategies or ("best",))),
-                       games=games, seed=seed, start=start, extra={"paired": True})
+        spec = asked()
         validate(spec)
         store = open_store(db)
         run_id = start_run(store, "sweep", spec)
