@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import sqlite3
@@ -116,11 +117,23 @@ def closed_port():
         return s.getsockname()[1]
 
 
-def test_an_unreachable_scheduler_is_one_line(tmp_path):
+def test_an_unreachable_scheduler_is_one_line_and_stores_no_run(tmp_path):
     port = closed_port()  # bound then released: nothing listens there
-    result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
-                     str(tmp_path / "r.sqlite"), "--scheduler", f"tcp://127.0.0.1:{port}")
-    assert_one_error_line(result, "cannot reach the Dask scheduler", str(port))
+    db = tmp_path / "r.sqlite"
+    made = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--workers", "1", "--db", str(db))
+    assert made.returncode == 0, made.stderr
+    kept = db.read_bytes()
+    runs = "SELECT COUNT(*) FROM runs"
+    for command in (["bench", "--rules", "6x6x5"], ["sweep", "--size", "6x5", "--csv",
+                                                    str(tmp_path / "s.csv"), "--plot",
+                                                    str(tmp_path / "s.png")]):
+        result = run_cli(*command, "--games", "2", "--db", str(db),
+                         "--scheduler", f"tcp://127.0.0.1:{port}")
+        assert_one_error_line(result, "cannot reach the Dask scheduler", str(port))
+    assert db.read_bytes() == kept
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        assert con.execute(runs).fetchone() == (1,)  # no empty run was stored
+    assert not (tmp_path / "s.csv").exists()
 
 
 @pytest.mark.parametrize(("address", "needle"), [("garbage", "port"), ("nope://x:1", "nope")])
@@ -128,3 +141,4 @@ def test_an_unreadable_scheduler_address_is_one_line(tmp_path, address, needle):
     result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
                      str(tmp_path / "r.sqlite"), "--scheduler", address)
     assert_one_error_line(result, needle)
+    assert not (tmp_path / "r.sqlite").exists()

@@ -1,6 +1,15 @@
 """Measuring strategies: many games in parallel, a SQLite store, statistics."""
 
-from .runner import Job, layout_of, load_layouts, pending_jobs, play_chunk, run_jobs, validate
+from .runner import (
+    Job,
+    check_scheduler,
+    layout_of,
+    load_layouts,
+    pending_jobs,
+    play_chunk,
+    run_jobs,
+    validate,
+)
 from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
 from .store import GameRow, Store, StoreError
@@ -13,6 +22,7 @@ __all__ = [
     "RunSpec",
     "Store",
     "StoreError",
+    "check_scheduler",
     "compare",
     "comparison_json",
     "layout_of",

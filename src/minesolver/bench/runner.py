@@ -37,6 +37,7 @@ __all__ = [
     "Job",
     "board_layer",
     "board_seed",
+    "check_scheduler",
     "layout_of",
     "load_layouts",
     "pending_jobs",
@@ -298,6 +299,29 @@ def run_jobs(
     run_chunks(play_chunk, (spec, run_id), jobs, workers=workers, chunk=chunk, finish=finish)
 
 
+def check_scheduler(scheduler: str) -> None:
+    """Connect to the Dask scheduler at ``scheduler`` and let go: a command checks it
+    before it stores a run, so an unreachable or unreadable address leaves no empty
+    run behind.  Raises as :func:`run_jobs` would (``InputError`` for an address
+    that cannot be read, ``ConnectionError`` after 10 s without an answer)."""
+    _connect(scheduler).close()
+
+
+def _connect(scheduler: str) -> Any:
+    try:
+        from dask.distributed import Client
+    except ImportError as exc:  # pragma: no cover - dask is a declared dependency
+        raise RuntimeError("the Dask backend needs dask.distributed installed") from exc
+    try:
+        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    except ValueError as exc:  # dask's word for an address it cannot read: the user's input
+        raise InputError(
+            f"cannot use the Dask scheduler address {quote(scheduler)}: {exc}"
+        ) from None
+
+
 def _run_dask(
     spec: RunSpec,
     run_id: str,
@@ -306,18 +330,9 @@ def _run_dask(
     finish: Callable[[list[GameRow]], None],
     chunk: int,
 ) -> None:
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError as exc:  # pragma: no cover - dask is a declared dependency
-        raise RuntimeError("the Dask backend needs dask.distributed installed") from exc
-    try:
-        client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
-        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    except ValueError as exc:  # dask's word for an address it cannot read: the user's input
-        raise InputError(
-            f"cannot use the Dask scheduler address {quote(scheduler)}: {exc}"
-        ) from None
+    client = _connect(scheduler)
+    from dask.distributed import as_completed  # there: _connect has imported it
+
     try:
         total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
         limit = max(2, 3 * total)
@@ -337,4 +352,4 @@ def _run_dask(
                 futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
                 in_flight += 1
     finally:
-        client.close()  # type: ignore[no-untyped-call]
+        client.close()

@@ -13,6 +13,7 @@ from ..bench import (
     GameRow,
     RunSpec,
     Store,
+    check_scheduler,
     layout_of,
     load_layouts,
     pending_jobs,
@@ -169,6 +170,8 @@ def bench_cmd(
         spec = asked()
         validate(spec)  # everything is checked before the store is touched
         check_writable(dump_layouts)
+        if scheduler is not None:
+            check_scheduler(scheduler)  # an address that fails stores no empty run
         store = open_store(db)
         run_id = start_run(store, "bench", spec)
     started = time.perf_counter()

@@ -9,7 +9,7 @@ import re
 import click
 from click.core import ParameterSource
 
-from ..bench import RunSpec, validate
+from ..bench import RunSpec, check_scheduler, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
 from ..files import check_distinct, check_writable, write_files
@@ -119,6 +119,8 @@ def sweep_cmd(
     else:
         spec = asked()
         validate(spec)
+        if scheduler is not None:
+            check_scheduler(scheduler)  # an address that fails stores no empty run
         store = open_store(db)
         run_id = start_run(store, "sweep", spec)
     execute(store, run_id, spec, workers=workers, scheduler=scheduler, quiet=quiet or as_json)
