@@ -38,9 +38,19 @@ __all__ = [
     "MinesolverError",
     "OffBoardError",
     "OptionError",
+    "counted",
     "quote",
     "shorten",
 ]
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1, for messages.
+
+    >>> counted(1, "mine"), counted(3, "board")
+    ('1 mine', '3 boards')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def quote(value: object, limit: int = 60) -> str:

@@ -33,7 +33,16 @@ from types import FrameType
 
 from .errors import LimitError
 
-__all__ = ["DEFAULT_MEMORY", "Limits", "cap", "deadline", "limited", "parse_size", "uncap"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "Limits",
+    "cap",
+    "deadline",
+    "limited",
+    "parse_size",
+    "size_text",
+    "uncap",
+]
 
 DEFAULT_MEMORY = 2 << 30  # bytes of new memory a process may take: generous for real play
 
@@ -48,6 +57,17 @@ class Limits:
 
     memory: int = DEFAULT_MEMORY
     seconds: float = 30.0
+
+
+def size_text(size: int) -> str:
+    """``size`` bytes as :func:`parse_size` reads them: whole G when it is, else M.
+
+    >>> size_text(2 << 30), size_text(200 << 20), size_text(1536 << 20)
+    ('2G', '200M', '1.5G')
+    """
+    if size >= 1 << 30 and (size * 10) % (1 << 30) == 0:
+        return f"{size / (1 << 30):g}G"
+    return f"{size / (1 << 20):g}M"
 
 
 def parse_size(text: str) -> int:
@@ -159,7 +179,7 @@ def limited(
         with deadline(seconds, what=names[0]):
             yield
     except MemoryError:
-        size = f" {memory / (1 << 30):g} GB" if memory else ""
+        size = f" {size_text(memory)}" if memory else ""
         raise LimitError(
             f"it needs more memory than {names[1]}{size} allows", limit="memory"
         ) from None

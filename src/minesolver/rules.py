@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from .errors import InputError, quote
+from .errors import InputError, counted, quote
 from .noise import NoiseModel, parse_noise
 
 __all__ = [
@@ -109,12 +109,13 @@ class Rules:
         if self.mines > most:
             guarantee = {
                 "safe": "whose first click is safe",
-                "opening": "whose first click opens an area",
+                "opening": "whose first click opens an area (a 3x3 block kept free)",
                 "none": "with at least one safe cell",
             }[self.first_click]
+            verb = "does" if self.mines == 1 else "do"
             raise RulesError(
-                f"{self.mines} mines do not fit on a {self.width}x{self.height} board "
-                f"{guarantee}: at most {most}"
+                f"{counted(self.mines, 'mine')} {verb} not fit on a {self.width}x{self.height} "
+                f"board {guarantee}: at most {most}"
             )
 
     def max_mines(self) -> int:

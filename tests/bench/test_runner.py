@@ -260,7 +260,7 @@ def test_validate_checks_the_board_file(tmp_path):
     wrong = tmp_path / "wrong.jsonl"
     wrong.write_text(layout_line(Layout(7, 7, tuple(range(40, 49)))) * 5
                      + layout_line(Layout(7, 7, tuple(range(41, 49)))) * 7)
-    with pytest.raises(InputError, match=r"board 6 of .*wrong\.jsonl is not 7x7x9"):
+    with pytest.raises(InputError, match=r"board 6 of .*wrong\.jsonl is 7x7x8, not 7x7x9"):
         validate(replace(SPEC, layouts=str(wrong)))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minesolver import BEGINNER, EXPERT, INTERMEDIATE, Game, Rules, RulesError
-from minesolver.errors import InputError
+from minesolver.errors import InputError, counted
 from minesolver.game import protected_cells
 from minesolver.rules import PRESETS
 
@@ -138,7 +138,8 @@ def test_too_many_mines(width, height, first_click, most):
     with pytest.raises(RulesError) as info:
         Rules(width, height, most + 1, first_click=first_click)
     message = str(info.value)
-    assert f"{most + 1} mines do not fit on a {width}x{height} board" in message
+    assert f"{counted(most + 1, 'mine')} do" in message  # do, or does for one mine
+    assert f"not fit on a {width}x{height} board" in message
     assert f"at most {most}" in message
 
 

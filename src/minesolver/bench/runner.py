@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..errors import InputError, quote
+from ..errors import InputError, counted, quote
 from ..formats import read_boards
 from ..game import Game, Layer, paired_layout
 from ..minefield import Layout
@@ -81,15 +81,20 @@ def validate(spec: RunSpec) -> None:
     if spec.layouts is not None:
         boards = load_layouts(spec.layouts)
         if len(boards) < spec.total_games:
+            fewer = f": give --games {len(boards)} or fewer" if len(spec.points) == 1 else ""
             raise InputError(
-                f"{spec.layouts} holds {len(boards)} boards but the run needs {spec.total_games}"
+                f"{spec.layouts} holds {counted(len(boards), 'board')} but the run needs "
+                f"{spec.total_games}{fewer}"
             )
         for index, board in enumerate(boards[: spec.total_games]):
             rules = spec.rules_for(index)
             if (board.width, board.height, len(board.mines)) != (
                 rules.width, rules.height, rules.mines
             ):
-                raise InputError(f"board {index + 1} of {spec.layouts} is not {rules}")
+                raise InputError(
+                    f"board {index + 1} of {spec.layouts} is "
+                    f"{board.width}x{board.height}x{len(board.mines)}, not {rules}"
+                )
             broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
             if broken:
                 raise InputError(f"{_where(spec.layouts, index)} {broken}")
@@ -165,7 +170,7 @@ def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
     layouts = load_layouts(spec.layouts) if spec.layouts else None
     if layouts is not None and len(layouts) < spec.total_games:
         raise InputError(
-            f"the layout file {spec.layouts} holds {len(layouts)} boards, "
+            f"the layout file {spec.layouts} holds {counted(len(layouts), 'board')}, "
             f"the run needs {spec.total_games}"
         )
     jobs = []

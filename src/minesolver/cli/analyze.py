@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 
 from ..advice import advise
 from ..analysis import Analysis, analyze
@@ -65,33 +68,43 @@ def analyze_record(
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per file, one per line.")
 @click.option("--advice/--no-advice", default=True, show_default=True,
               help="Say what to click and why; chance of a zero, dead cells, 50/50 pairs.")
-@limits_option(seconds=60.0)
-def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool) -> None:
+@limits_option(seconds=60.0, each=True)
+def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool,
+                limits: Callable[[], AbstractContextManager[None]]) -> None:
     """Exact mine probabilities of positions in JSMinesweeper's .mine text, and the
     move minesolver's best strategy would play, with its reason and exact figures.
 
     FILES are .mine files; `-` reads one position from standard input.  A file
-    that cannot be analysed gets one line on stderr; the others are still done,
-    and the exit status is then 2.
+    that cannot be analysed (within --max-seconds and --max-memory, which hold for
+    each file) gets one line on stderr; the others are still done, and the exit
+    status is then 2.
     """
     out = console()
     failed = False
     for name in files:
         try:
-            position = Position.from_text(read_text(name))
-            analysis = analyze(position)
-            advised = advise(position) if advice else None
-            surveyed = survey(position, analysis) if advice else None
+            with limits():  # the whole answer is made within them, then printed whole
+                text = _answer(name, as_json, advice, out)
         except USER_ERRORS as exc:
             click.echo(f"minesolver: error: {name}: {one_line(message_of(exc))}", err=True)
             failed = True
             continue
-        if as_json:
-            extra = advice_json(advised, surveyed) if advice else None
-            click.echo(json.dumps(analyze_record(name, analysis, extra)))
-        else:
-            print_analysis(out, name, analysis, trailing=not advice)
-            if advice:
-                print_advice(out, advised, surveyed)
+        click.echo(text, nl=False)
     if failed:
         sys.exit(2)
+
+
+def _answer(name: str, as_json: bool, advice: bool, out: Console) -> str:
+    """What ``analyze`` prints for the file ``name``."""
+    position = Position.from_text(read_text(name))
+    analysis = analyze(position)
+    advised = advise(position) if advice else None
+    surveyed = survey(position, analysis) if advice else None
+    if as_json:
+        extra = advice_json(advised, surveyed) if advice else None
+        return json.dumps(analyze_record(name, analysis, extra)) + "\n"
+    with out.capture() as captured:
+        print_analysis(out, name, analysis, trailing=not advice)
+        if advice:
+            print_advice(out, advised, surveyed)
+    return captured.get()

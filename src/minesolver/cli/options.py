@@ -8,6 +8,7 @@ this machine can run; ``--engine-workers`` the threads counting one position.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from ..analysis.kernels import MAX_ENGINE_WORKERS, WORKERS_ENV
-from ..limits import DEFAULT_MEMORY, limited, parse_size
+from ..limits import DEFAULT_MEMORY, limited, parse_size, size_text
 from ..noise import NoiseModel, parse_noise
 from ..play import Start, parse_start
 from ..rules import FIRST_CLICK_RULES, FirstClick, Rules
@@ -157,20 +158,29 @@ def _max_memory(ctx: click.Context, param: click.Parameter, value: str | None) -
     return None if value is None or value.lower() == "none" else parse_size(value)
 
 
-def limits_option(seconds: float | None, memory: int | None = DEFAULT_MEMORY) -> Callable[[F], F]:
+def limits_option(
+    seconds: float | None, memory: int | None = DEFAULT_MEMORY, *, each: bool = False
+) -> Callable[[F], F]:
     """``--max-seconds`` and ``--max-memory``: the command runs within them (as the web
-    app's sandbox does), and past either stops with one line naming the option.
+    app's sandbox does), and past either stops with one line naming the option.  With
+    ``each``, they hold for each item of the command instead (each file ``analyze``
+    reads): the command gets ``limits``, which makes the context an item runs in.
 
     Put it directly above the command's function.
     """
-    memory_text = "none" if memory is None else f"{memory >> 20}M"
+    memory_text = "none" if memory is None else size_text(memory)
 
     def apply(func: F) -> F:
         @functools.wraps(func)
         def run(*args: Any, max_seconds: float | None, max_memory: int | None,
                 **kwargs: Any) -> Any:
-            with limited(seconds=max_seconds, memory=max_memory,
-                         names=("--max-seconds", "--max-memory")):
+            def limits() -> contextlib.AbstractContextManager[None]:
+                return limited(seconds=max_seconds, memory=max_memory,
+                               names=("--max-seconds", "--max-memory"))
+
+            if each:
+                return func(*args, limits=limits, **kwargs)
+            with limits():
                 return func(*args, **kwargs)
 
         run = click.option(

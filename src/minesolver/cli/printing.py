@@ -15,6 +15,7 @@ from ..bench import RunSpec, Store
 from ..bench.flags import flags_summary
 from ..bench.stats import wilson
 from ..codes import COVERED
+from ..errors import counted
 from ..show.terminal import board_text
 from ..survey import Survey
 from .base import console
@@ -34,7 +35,7 @@ def print_analysis(out: Console, name: str, analysis: Analysis, *, trailing: boo
     safest guess and the number of layouts (then a blank line, with ``trailing``)."""
     position = analysis.position
     out.print(
-        f"[bold]{name}[/]: {position.width}x{position.height}, {position.mines} mines, "
+        f"[bold]{name}[/]: {position.width}x{position.height}, {counted(position.mines, 'mine')}, "
         f"{position.mines_left} not flagged"
     )
     out.print(board_text(position, analysis), end="")
