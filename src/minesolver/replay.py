@@ -43,6 +43,7 @@ from .errors import InputError, quote
 from .formats import read_json
 from .game import Game
 from .minefield import Layout
+from .rules import FIRST_CLICK_RULES
 
 __all__ = [
     "REPLAY_FORMATS",
@@ -250,21 +251,81 @@ def _read_log(data: bytes, name: str) -> Replay:
         raise ReplayError(f"{name}: the log has no steps")
     try:
         return _log_replay(steps, end, name)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        if isinstance(exc, InputError):
-            raise ReplayError(f"{name}: {exc}") from None
-        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        raise ReplayError(f"{name}: not a minesolver play log: {what}") from None
+    except _Bad as exc:
+        raise ReplayError(f"{name}: not a minesolver play log: {exc}") from None
+    except InputError as exc:  # the board or a move the game refuses
+        if isinstance(exc, ReplayError):
+            raise
+        raise ReplayError(f"{name}: {exc}") from None
+
+
+class _Bad(Exception):
+    """A field of a play log that is not what ``minesolver play --log`` writes."""
+
+
+def _get(record: Any, key: str, where: str) -> Any:
+    if not isinstance(record, dict):
+        raise _Bad(f"{where} must be an object, got {quote(record)}")
+    if key not in record:
+        raise _Bad(f"{where} has no {key!r}")
+    return record[key]
+
+
+def _int(value: Any, what: str, low: int, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _Bad(f"{what} must be an integer, got {quote(value)}")
+    if value < low or (high is not None and value > high):
+        raise _Bad(f"{what} {value} is off the board" if high is not None
+                   else f"{what} must be at least {low}, got {value}")
+    return value
+
+
+def _cells(value: Any, what: str, width: int, height: int) -> list[tuple[int, int]]:
+    """A list of ``[row, col]`` cells on the board."""
+    if not isinstance(value, list):
+        raise _Bad(f"{what} must be a list of [row, col], got {quote(value)}")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise _Bad(f"{what}: a cell must be [row, col], got {quote(item)}")
+        out.append((_int(item[0], f"{what}: row", 0, height - 1),
+                    _int(item[1], f"{what}: column", 0, width - 1)))
+    return out
+
+
+def _check_result(result: Any, width: int, height: int, total: int) -> float:
+    """The game's time in seconds, once the result says nothing the board denies."""
+    seconds = _get(result, "seconds", "the result")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
+            or not 0 <= seconds < float("inf"):
+        raise _Bad(f"the result's seconds must be a time of at least 0, got {quote(seconds)}")
+    rules = result.get("rules")
+    if rules is not None and rules != f"{width}x{height}x{total}":
+        raise _Bad(f"the result's rules {quote(rules)} are not its board's "
+                   f"{width}x{height}x{total}")
+    if result.get("first_click", "safe") not in FIRST_CLICK_RULES:
+        raise _Bad(f"the result's first_click {quote(result['first_click'])} is not one of "
+                   f"{', '.join(FIRST_CLICK_RULES)}")
+    if result.get("start") is not None:
+        _cells([result["start"]], "the result's start", width, height)
+    if not isinstance(result.get("won", False), bool):
+        raise _Bad(f"the result's won must be true or false, got {quote(result['won'])}")
+    return float(seconds)
 
 
 def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> Replay:
-    board = steps[0]["position"]
-    width, height, total = int(board["width"]), int(board["height"]), int(board["mines"])
-    result = end["result"]
+    board = _get(steps[0], "position", "step 0")
+    width = _int(_get(board, "width", "the position"), "the board's width", 1)
+    height = _int(_get(board, "height", "the position"), "the board's height", 1)
+    total = _int(_get(board, "mines", "the position"), "the board's mine count", 0)
+    result = _get(end, "result", "the result line")
+    seconds = _check_result(result, width, height, total)
     if "mines" in end:
-        mines = [(int(r), int(c)) for r, c in end["mines"]]
+        mines = _cells(end["mines"], "the mines", width, height)
     elif result.get("won"):  # an older log: a won game's mines are the cells never opened
-        ever = {(int(r), int(c)) for step in steps for r, c in step["opened"]}
+        ever = {cell for k, step in enumerate(steps)
+                for cell in _cells(_get(step, "opened", f"step {k}"), f"step {k}'s opened",
+                                   width, height)}
         mines = [(r, c) for r in range(height) for c in range(width) if (r, c) not in ever]
     else:
         raise ReplayError(
@@ -278,13 +339,20 @@ def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> 
     # already flooded open; those are no clicks.  Each step must open what it says.
     game = Game.from_layout(layout)
     clicks: list[Click] = []
-    for step in steps:
+    for k, step in enumerate(steps):
         opened: set[tuple[int, int]] = set()
-        for move in step["moves"]:
+        moves = _get(step, "moves", f"step {k}")
+        if not isinstance(moves, list):
+            raise _Bad(f"step {k}'s moves must be a list, got {quote(moves)}")
+        for move in moves:
             if game.is_over:
                 break
-            row, col = (int(x) for x in move["cell"])
-            if move.get("action") == "flag":
+            ((row, col),) = _cells([_get(move, "cell", f"a move of step {k}")],
+                                   f"step {k}'s move", width, height)
+            action = move.get("action", "reveal")
+            if action not in ("reveal", "flag"):
+                raise _Bad(f"step {k}'s move action must be reveal or flag, got {quote(action)}")
+            if action == "flag":
                 if game.flag(row, col):
                     clicks.append(Click("flag", (row, col)))
                 continue
@@ -292,17 +360,20 @@ def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> 
             if got:
                 opened.update(got)
                 clicks.append(Click("open", (row, col)))
-        said = {(int(r), int(c)) for r, c in step["opened"]}
+        said = set(_cells(_get(step, "opened", f"step {k}"), f"step {k}'s opened", width, height))
         if said != opened:
             raise ReplayError(
-                f"{name}: step {step.get('index')} says it opened {len(said)} cells but its "
+                f"{name}: step {k} says it opened {len(said)} cells but its "
                 f"moves open {len(opened)} on the board the log names: the log is damaged"
             )
+    if "won" in result and result["won"] != game.is_won:
+        said = "won but its moves do not win it" if result["won"] else "lost but its moves win it"
+        raise ReplayError(f"{name}: the result says the game was {said}: the log is damaged")
     opens = sum(1 for c in clicks if c.kind == "open")
     return Replay(
         layout=layout,
         clicks=tuple(clicks),
-        seconds=float(result["seconds"]),
+        seconds=seconds,
         counts=ClickCounts(left=opens, right=len(clicks) - opens, chords=0, effective=len(clicks)),
         source="log",
         name=name,

@@ -95,6 +95,67 @@ def test_logs_damaged_or_cut_short(tmp_path):
         assert str(info.value).startswith(name) and "\n" not in str(info.value), info.value
 
 
+def tampered(text, change):
+    """The log ``text`` with ``change(steps, end)`` applied to its parsed lines."""
+    lines = [json.loads(line) for line in text.splitlines()]
+    steps, end = lines[:-1], lines[-1]
+    change(steps, end)
+    return "".join(json.dumps(item) + "\n" for item in [*steps, end])
+
+
+def setter(where, key, value):
+    def change(steps, end):
+        target = {"result": end["result"], "end": end, "move": steps[0]["moves"][0],
+                  "step": steps[0]}[where]
+        target[key] = value
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (setter("end", "mines", [[0, 0]] * 81), "the log names 81 mines but its board has 10"),
+        (setter("move", "cell", [0, 0, 0]), "a cell must be [row, col], got [0, 0, 0]"),
+        (setter("move", "cell", "x"), "step 0's move: a cell must be [row, col], got 'x'"),
+        (setter("move", "cell", [0, 9]), "step 0's move: column 9 is off the board"),
+        (setter("move", "action", "chord"), "action must be reveal or flag, got 'chord'"),
+        (setter("end", "mines", 0), "the mines must be a list of [row, col], got 0"),
+        (setter("end", "mines", [["0", "3"]]), "the mines: row must be an integer, got '0'"),
+        (setter("end", "result", None), "the result must be an object, got None"),
+        (setter("result", "seconds", "x"), "seconds must be a time of at least 0, got 'x'"),
+        (setter("result", "seconds", -5), "seconds must be a time of at least 0, got -5"),
+        (setter("result", "rules", "16x16x10"), "rules '16x16x10' are not its board's 9x9x10"),
+        (setter("result", "first_click", "bogus"), "first_click 'bogus' is not one of"),
+        (setter("result", "start", [50, 50]), "the result's start: row 50 is off the board"),
+        (setter("result", "won", "yes"), "won must be true or false, got 'yes'"),
+        (setter("step", "moves", None), "step 0's moves must be a list, got None"),
+        (setter("step", "position", {"width": True}), "the board's width must be an integer"),
+    ],
+)
+def test_a_tampered_log_is_refused_by_the_field_it_breaks(change, said):
+    text, _ = log_of(BEGINNER, "tank", 5)
+    with pytest.raises(ReplayError) as info:
+        read_replay_bytes(tampered(text, change).encode(), "game.jsonl")
+    message = str(info.value)
+    assert message.startswith("game.jsonl: ") and message.count("game.jsonl") == 1, message
+    assert said in message and "\n" not in message
+
+
+def test_a_log_whose_result_its_moves_deny_is_refused():
+    seen = set()
+    for seed in range(40):  # until a game tank wins and one it loses
+        text, record = log_of(BEGINNER, "tank", seed)
+        if record.won in seen:
+            continue
+        seen.add(record.won)
+        lie = tampered(text, setter("result", "won", not record.won))
+        said = "lost but its moves win it" if record.won else "won but its moves do not win it"
+        with pytest.raises(ReplayError, match=f"the result says the game was {said}"):
+            read_replay_bytes(lie.encode(), "game.jsonl")
+        assert read_replay_bytes(text.encode(), "game.jsonl").layout == record.layout
+    assert seen == {True, False}
+
+
 # ---------------------------------------------------------------------- the command
 def test_review_command_text_and_json(tmp_path):
     pytest.importorskip("ms_toollib")
