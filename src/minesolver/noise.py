@@ -98,10 +98,11 @@ class NoiseModel:
 
 
 def parse_noise(text: str | None) -> NoiseModel | None:
-    """``None``/``none`` for the classic game, else a :class:`NoiseModel`.
+    """``None``/``none`` for the classic game, else a :class:`NoiseModel`
+    (``withheld`` alone is ``withheld:0.5``).
 
-    >>> parse_noise("cautious").kind
-    'cautious'
+    >>> parse_noise("cautious").kind, parse_noise("withheld").p
+    ('cautious', 0.5)
     """
     if text is None:
         return None
@@ -110,12 +111,14 @@ def parse_noise(text: str | None) -> NoiseModel | None:
         return None
     if key in ("optimistic", "cautious"):
         return NoiseModel("optimistic" if key == "optimistic" else "cautious")
-    if key.startswith("withheld"):
-        _, sep, value = key.partition(":")
+    if key == "withheld":
+        return NoiseModel("withheld", 0.5)
+    if key.startswith("withheld:"):
+        value = key.removeprefix("withheld:")
         try:
-            p = float(value) if sep else 0.5
+            p = float(value)
         except ValueError:
-            p = -1.0
+            raise NoiseError(f"withheld:P needs a number P, got {text!r}") from None
         if not 0.0 <= p <= 1.0:
             raise NoiseError(f"withheld:P needs 0 <= P <= 1, got {text!r}")
         return NoiseModel("withheld", p)

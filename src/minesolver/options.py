@@ -81,8 +81,8 @@ def parse_options(
 ) -> dict[str, object]:
     """Keyword arguments for ``cls`` from ``key=value`` items separated by commas.
 
-    Unknown keys, missing values, unconvertible values and values out of their
-    range raise ``error`` with a message that starts with ``what`` (e.g.
+    Unknown keys, keys given twice, missing values, unconvertible values and values
+    out of their range raise ``error`` with a message that starts with ``what`` (e.g.
     ``"strategy best"``).
     """
     params = {
@@ -101,6 +101,8 @@ def parse_options(
             raise error(f"{what} has no option {quote(key, 30)} (options: {known})")
         if not sep:
             raise error(f"option {key!r} of {what} needs a value: {key}=...")
+        if key in out:
+            raise error(f"option {key!r} of {what} is given twice")
         default = params[key]
         try:
             if isinstance(default, bool):

@@ -37,7 +37,10 @@ def test_noise_models_parse(text, model):
     [
         ("withheld:2", "0 <= P <= 1"),
         ("withheld:-0.1", "0 <= P <= 1"),
-        ("withheld:x", "'withheld:x'"),
+        ("withheld:x", "needs a number P, got 'withheld:x'"),
+        ("withheld:0.5:9", "needs a number P"),
+        ("withheld:", "needs a number P"),
+        ("withheldgarbage", "unknown noise model 'withheldgarbage'"),
         ("gaussian", "unknown noise model 'gaussian'"),
         ("optimistic:0.5", "unknown noise model"),
     ],

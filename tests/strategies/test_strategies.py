@@ -96,6 +96,8 @@ def test_options_are_parsed_and_kept_in_the_label():
         ("nope", ["unknown strategy 'nope'", "best", "tank"]),
         ("best:nope=1", ["no option 'nope'", "endgame"]),
         ("best:endgame", ["needs a value"]),
+        ("best:depth=2,depth=3", ["option 'depth' of strategy best is given twice"]),
+        ("best:endgame=off, endgame=off", ["'endgame'", "given twice"]),
         ("best:endgame=maybe", ["endgame", "bool"]),
         ("best:cutoff=high", ["cutoff", "finite number"]),
         ("best:endgame_layouts=1.5", ["endgame_layouts", "int"]),

@@ -47,6 +47,7 @@ def test_the_registry_and_options():
         ("nope", "unknown Flags player 'nope'"),
         ("hard:speed=3", "has no option 'speed'"),
         ("hard:bomb", "needs a value"),
+        ("hard:bomb=off,bomb=on", "option 'bomb' of Flags player hard is given twice"),
         ("hard:bomb=maybe", "expected bool"),
         ("mc:samples=0", "expected 1 to 100000"),
     ],
