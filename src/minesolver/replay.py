@@ -367,8 +367,8 @@ def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> 
                 f"moves open {len(opened)} on the board the log names: the log is damaged"
             )
     if "won" in result and result["won"] != game.is_won:
-        said = "won but its moves do not win it" if result["won"] else "lost but its moves win it"
-        raise ReplayError(f"{name}: the result says the game was {said}: the log is damaged")
+        claim = "won but its moves do not win it" if result["won"] else "lost but its moves win it"
+        raise ReplayError(f"{name}: the result says the game was {claim}: the log is damaged")
     opens = sum(1 for c in clicks if c.kind == "open")
     return Replay(
         layout=layout,

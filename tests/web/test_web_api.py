@@ -358,6 +358,20 @@ def test_timer_and_unflag(client: TestClient) -> None:
     assert data["game"]["version"] == 3
 
 
+def test_the_version_counts_changes_only(client: TestClient) -> None:
+    gid = new_game(client, seed=7)["id"]
+    version = lambda data: data["game"]["version"]  # noqa: E731
+    for action in ("unflag", "chord"):  # nothing to unflag, nothing open to chord
+        assert version(act(client, gid, action, 0, 0)) == 0
+    assert version(act(client, gid, "toggle_flag", 0, 0)) == 1  # flagged
+    assert version(act(client, gid, "flag", 0, 0)) == 1  # already flagged
+    assert version(act(client, gid, "reveal", 0, 0)) == 1  # a flag is not opened
+    assert version(act(client, gid, "toggle_flag", 0, 0)) == 2  # unflagged
+    data = act(client, gid, "reveal", 8, 8)
+    assert version(data) == 3 and data["opened"]
+    assert version(act(client, gid, "reveal", 8, 8)) == 3  # already open
+
+
 # ---------------------------------------------------------------------- sessions
 def test_games_belong_to_one_browser(web: WebState) -> None:
     alice, mallory = TestClient(web.app()), TestClient(web.app())
@@ -668,6 +682,10 @@ BAD_REQUESTS = [
     ("POST", "/api/analyse", {"text": 5}, 400, "must be a string"),
     ("POST", "/api/analyse", {"text": "300x1x1\n" + "H" * 300}, 400, "at most 200x200"),
     ("POST", "/api/analyse", {}, 400, "expected"),
+    ("POST", "/api/analyse", {"text": "2x1x0\nHH\n", "position": {"width": 2, "height": 1,
+     "mines": 0, "rows": ["HH"]}}, 400, "not both"),
+    ("POST", "/api/analyse", {"position": {"width": 1, "height": 2, "mines": 0,
+     "rows": ["H\nH"]}}, 400, "row 0 holds a line break"),
     ("POST", "/api/analyse", {"position": {"width": 2, "height": 1, "mines": 0}}, 400, "rows"),
     ("POST", "/api/analyse", {"position": {"width": 2, "height": 1, "mines": 0, "rows": [5]}},
      400, "rows"),

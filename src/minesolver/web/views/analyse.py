@@ -48,6 +48,8 @@ async def read_position(request: Request, max_side: int) -> Position:
 
 
 def _text_of(body: dict[str, Any], max_side: int) -> str:
+    if "text" in body and "position" in body:
+        raise ApiError(400, "give the position once: field 'text' or field 'position', not both")
     if "text" in body:
         text = body["text"]
         if not isinstance(text, str):
@@ -63,6 +65,9 @@ def _text_of(body: dict[str, Any], max_side: int) -> str:
     rows = grid.get("rows")
     if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
         raise ApiError(400, "field 'rows' must be a list of strings, one per board row")
+    for number, row in enumerate(rows):
+        if "\n" in row or "\r" in row:
+            raise ApiError(400, f"row {number} holds a line break: give one string per board row")
     return f"{width}x{height}x{mines}\n" + "".join(row + "\n" for row in rows)
 
 

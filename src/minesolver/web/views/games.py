@@ -154,16 +154,18 @@ async def move(request: Request) -> Response:
         await _lay_no_guess(request, entry, row, col)
     opened: list[tuple[int, int]] = []
     if action == "reveal":
-        opened = game.reveal(row, col)
+        changed = bool(opened := game.reveal(row, col))
     elif action == "chord":
-        opened = game.chord(row, col)
+        changed = bool(opened := game.chord(row, col))
     elif action == "flag":
-        game.flag(row, col)
+        changed = game.flag(row, col)
     elif action == "unflag":
-        game.unflag(row, col)
+        changed = game.unflag(row, col)
     else:
-        game.toggle_flag(row, col)
-    entry.touch()
+        was = game.is_flagged(row, col)
+        changed = game.toggle_flag(row, col) or was
+    if changed:  # the version counts changes: a move that changes nothing keeps it
+        entry.touch()
     return JSONResponse({"game": game_json(entry), "opened": cells_json(opened)})
 
 
