@@ -193,8 +193,8 @@ def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
         except KeyError as exc:
             raise FormatError(f"layout line {number}: missing key {exc.args[0]!r}") from None
         if not (
-            isinstance(width, int)
-            and isinstance(height, int)
+            isinstance(width, int) and not isinstance(width, bool)
+            and isinstance(height, int) and not isinstance(height, bool)
             and isinstance(mines, list)
             and all(isinstance(m, int) and not isinstance(m, bool) for m in mines)
         ):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import replace
 
@@ -149,6 +150,15 @@ def test_a_folder_is_not_a_store(tmp_path):
     for kwargs in ({}, {"create": False}, {"readonly": True}):
         with pytest.raises(StoreError, match="is a folder, not a results store"):
             Store(tmp_path, **kwargs)
+
+
+def test_a_device_or_a_pipe_is_not_a_store(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in ("/dev/null", fifo):
+        for kwargs in ({}, {"create": False}, {"readonly": True}):
+            with pytest.raises(StoreError, match="is not a regular file"):
+                Store(path, **kwargs)
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"create": False}, {"readonly": True}])

@@ -210,6 +210,12 @@ def test_directory(tmp_path):
     assert result.stderr.strip() == f"minesolver: error: {folder}: a folder, not a .mine file"
 
 
+def test_an_empty_file_name():
+    result = run_cli("analyze", "")
+    assert result.stderr.strip() == "minesolver: error: '': an empty file name"
+    assert result.returncode == 2
+
+
 def test_inconsistent_position(tmp_path):
     path = tmp_path / "wrong.mine"
     path.write_text("3x1x1\n2HH\n")

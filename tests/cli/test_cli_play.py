@@ -170,6 +170,13 @@ def test_log_is_a_faithful_play_by_play(tmp_path):
     assert result["guesses"] == guesses + 1  # an unprotected first click is a guess too
 
 
+def test_show_with_json_keeps_stdout_one_json_object():
+    result = run_cli("play", "--rules", "beginner", "--seed", "3", "--show", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["seed"] == 3  # the whole of stdout
+    assert "step 0: first click" in result.stderr  # the steps went to stderr
+
+
 def test_show_prints_every_step_with_the_move_and_why(tmp_path):
     log = tmp_path / "game.jsonl"
     # seed 3: deductions, then an endgame search that loses

@@ -146,6 +146,7 @@ GOOD = '{"width": 2, "height": 2, "mines": [0]}'
         ('{"width": "2", "height": 2, "mines": []}', "layout line 3: width and height must be"),
         ('{"width": 2, "height": 2, "mines": [1.5]}', "layout line 3: .*list of integers"),
         ('{"width": 2, "height": 2, "mines": [true]}', "layout line 3: .*list of integers"),
+        ('{"width": true, "height": 2, "mines": []}', "layout line 3: width and height must be"),
         ('{"width": 2, "height": 2, "mines": 3}', "layout line 3: .*list of integers"),
         ('{"width": 2, "height": 2, "mines": [4]}', "layout line 3: mine index 4 is off the 2x2"),
         ('{"width": 2, "height": 2, "mines": [1, 1]}', "layout line 3: a mine index appears twice"),

@@ -626,7 +626,7 @@ def test_analyse_never_fails_on_any_position(position: Position) -> None:
 
 # ---------------------------------------------------------------------- refusals
 BAD_REQUESTS = [
-    ("POST", "/api/games", b"{not json", 400, "not valid JSON"),
+    ("POST", "/api/games", b"{not json", 400, "^the body is not JSON: expecting property name"),
     ("POST", "/api/games", b"[1, 2]", 400, "JSON object"),
     ("POST", "/api/games", {"rules": "nonsense"}, 400, "cannot read rules"),
     ("POST", "/api/games", {"rules": 99}, 400, "must be a string"),

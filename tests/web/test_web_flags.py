@@ -206,7 +206,7 @@ def test_each_ai_plays(client: TestClient) -> None:
 
 # ---------------------------------------------------------------------- refusals
 BAD_REQUESTS = [
-    ("POST", "/api/flags", b"{not json", 400, "not valid JSON"),
+    ("POST", "/api/flags", b"{not json", 400, "the body is not JSON"),
     ("POST", "/api/flags", {"rules": "nonsense"}, 400, "cannot read rules"),
     ("POST", "/api/flags", {"rules": "201x10x10"}, 400, "at most 200x200"),
     ("POST", "/api/flags", {"rules": "x" * 50}, 400, "too long"),

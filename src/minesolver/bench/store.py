@@ -150,6 +150,8 @@ class Store:
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results store")
         exists = self.path.exists()
+        if exists and not self.path.is_file():  # /dev/null, a pipe: SQLite needs a file
+            raise StoreError(f"{self.path} is not a regular file: a results store is a file")
         if not exists and (readonly or not create):
             raise StoreError(f"no results store at {self.path}")
         try:

@@ -31,6 +31,8 @@ def read_text(name: str) -> str:
     if name == "-":
         data = sys.stdin.buffer.read()
     else:
+        if not name:
+            raise InputError("an empty file name")
         path = Path(name)
         if path.is_dir():
             raise InputError("a folder, not a .mine file")
@@ -86,7 +88,8 @@ def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool,
             with limits():  # the whole answer is made within them, then printed whole
                 text = _answer(name, as_json, advice, out)
         except USER_ERRORS as exc:
-            click.echo(f"minesolver: error: {name}: {one_line(message_of(exc))}", err=True)
+            label = name or "''"  # an empty argument is named, not left blank
+            click.echo(f"minesolver: error: {label}: {one_line(message_of(exc))}", err=True)
             failed = True
             continue
         click.echo(text, nl=False)

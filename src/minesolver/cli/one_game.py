@@ -141,8 +141,8 @@ def play_cmd(
     seed = new_seed() if seed is None else seed
     out = console()
     observers: list[Observer] = []
-    if show:
-        observers.append(StepPrinter(out))
+    if show:  # with --json the steps go to stderr: stdout stays one JSON object
+        observers.append(StepPrinter(console(stderr=True) if as_json else out))
     recorder = FrameRecorder() if gif else None
     if recorder is not None:
         observers.append(recorder)

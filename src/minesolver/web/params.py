@@ -53,8 +53,10 @@ async def read_json(request: Request, fields: tuple[str, ...]) -> dict[str, Any]
         return {}
     try:
         data = parse_json(raw)
-    except ValueError as exc:
-        raise ApiError(400, f"body is not valid JSON: {exc}") from None
+    except ValueError as exc:  # "not JSON: ...", "not UTF-8 text ...", or why not
+        why = str(exc)
+        raise ApiError(400, f"the body is {why}" if why.startswith("not ")
+                       else f"the body is not valid JSON: {why}") from None
     if not isinstance(data, dict):
         raise ApiError(400, f"body must be a JSON object, got {json_kind(data)}")
     check_fields(data, fields)
