@@ -235,6 +235,9 @@ def test_a_board_file_is_dealt_and_saved_back(client: TestClient) -> None:
     bad = client.post("/api/games/board", content=bytes([2, 1, 0, 5]),
                       headers={"content-type": "application/octet-stream"})
     assert_error(bad, 400, "MBF")
+    two = client.post("/api/games/board", content=write_mbf(layout) * 2,
+                      headers={"content-type": "application/octet-stream"})
+    assert_error(two, 400, r"bytes after its 4x3 board \(another board\?\)")
 
 
 @pytest.mark.parametrize(
