@@ -103,6 +103,10 @@ class Position:
         if not lines:
             raise PositionError("line 1: empty text, expected a header like 30x16x99")
         header = lines[0].strip().lower().replace("×", "x").split("x")
+        if len(header) == 3 and all(part.strip().isdecimal() for part in header) and any(
+            len(part.strip()) > 9 for part in header
+        ):
+            raise PositionError(f"line {top + 1}: board {lines[0].strip()[:40]} is too large")
         if len(header) != 3 or not all(
             part.strip().isdecimal() and len(part.strip()) <= 9 for part in header
         ):

@@ -135,6 +135,7 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("HHH\nHHH\n", "line 1: cannot read header 'HHH'"),
         ("0x1x0\n\n", "line 1: board size must be positive, got 0x1"),
         ("5000x5000x1\nH\n", "line 1: board 5000x5000 is too large"),
+        ("99999999999x1x1\nH\n", "line 1: board 99999999999x1x1 is too large"),
         ("2x1x1\nH\x00\n", r"line 2, column 2: unexpected character '\\x00'"),
         ("2x1x1\nh1\n", "line 2, column 1: unexpected character 'h'"),
         ("2x1x1\n9H\n", "line 2, column 1: unexpected character '9'"),
