@@ -19,8 +19,9 @@ is in ``docs/strategies.md``:
    lookahead likes best.  ``chains`` (on) then opens, however risky, a cell that is a
    mine only as the mine of a pair or 2x2 block no number could settle
    (:func:`.longterm.fifty_bound_cells`, JSMinesweeper's test: a heuristic, so its
-   moves say ``fifty``); ``chains_strict`` takes only shapes walled in by known
-   mines.  ``regions`` (off) first plays a closed region (:mod:`.regions`) by the
+   moves say ``fifty``).  ``chains_strict`` (on) takes only shapes walled in by
+   known mines; off, JSMinesweeper's own limit (one undecided wall for a pair, two
+   for a block).  ``regions`` (off) first plays a closed region (:mod:`.regions`) by the
    exact search over its own layouts.
 4. **Lookahead tie-break** (``lookahead``).  Among the cells whose safety is within
    ``cutoff`` (0.9) of the safest, each is scored by what follows it: for every
@@ -137,7 +138,7 @@ class Best(Strategy):
         walled: bool = True,
         pseudo: bool = False,
         chains: bool = True,
-        chains_strict: bool = False,
+        chains_strict: bool = True,
         regions: bool = False,
         lookahead: bool = True,
         dead: bool = True,
