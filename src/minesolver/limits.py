@@ -173,15 +173,21 @@ def limited(
     *, seconds: float | None, memory: int | None, names: tuple[str, str] = ("time", "memory")
 ) -> Iterator[None]:
     """Run a block within ``seconds`` and ``memory`` (each ``None``: unbounded); a
-    ``MemoryError`` becomes a :class:`LimitError` naming ``names[1]``."""
-    before = cap(memory)
-    try:
-        with deadline(seconds, what=names[0]):
+    ``MemoryError`` becomes a :class:`LimitError` naming ``names[1]``.
+
+    The cap is lifted before anything else runs after the block: the memory that
+    failed is still held by the error's frames, and Python code run under a cap it
+    has used up can fail anywhere, even hang (seen in ``signal.signal``)."""
+    with deadline(seconds, what=names[0]):
+        before = cap(memory)
+        try:
             yield
-    except MemoryError:
-        size = f" {size_text(memory)}" if memory else ""
-        raise LimitError(
-            f"it needs more memory than {names[1]}{size} allows", limit="memory"
-        ) from None
-    finally:
-        uncap(before)
+        except MemoryError:
+            uncap(before)
+            before = None
+            size = f" {size_text(memory)}" if memory else ""
+            raise LimitError(
+                f"it needs more memory than {names[1]}{size} allows", limit="memory"
+            ) from None
+        finally:
+            uncap(before)
