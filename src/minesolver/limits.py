@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 DEFAULT_MEMORY = 2 << 30  # bytes of new memory a process may take: generous for real play
+_RESERVE = 32 << 20  # address space held back under a cap, to get out of it when used up
 
 
 @dataclass(frozen=True)
@@ -175,14 +176,18 @@ def limited(
     """Run a block within ``seconds`` and ``memory`` (each ``None``: unbounded); a
     ``MemoryError`` becomes a :class:`LimitError` naming ``names[1]``.
 
-    The cap is lifted before anything else runs after the block: the memory that
-    failed is still held by the error's frames, and Python code run under a cap it
-    has used up can fail anywhere, even hang (seen in ``signal.signal``)."""
+    Getting out of a cap that is used up is the delicate part: the memory that failed
+    is still held by the error's frames, and code run then can fail anywhere (glibc's
+    malloc was seen spinning on new arenas, never returning).  So a reserve of address
+    space is taken before the cap and given back first thing when the block ends,
+    then the cap is lifted, before any other code runs."""
     with deadline(seconds, what=names[0]):
+        reserve = bytearray(_RESERVE) if memory is not None else None  # untouched pages
         before = cap(memory)
         try:
             yield
         except MemoryError:
+            reserve = None  # room to lift the cap in
             uncap(before)
             before = None
             size = f" {size_text(memory)}" if memory else ""
@@ -190,4 +195,6 @@ def limited(
                 f"it needs more memory than {names[1]}{size} allows", limit="memory"
             ) from None
         finally:
+            reserve = None
             uncap(before)
+            del reserve

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -106,8 +107,14 @@ def _answer(name: str, as_json: bool, advice: bool, out: Console) -> str:
     if as_json:
         extra = advice_json(advised, surveyed) if advice else None
         return json.dumps(analyze_record(name, analysis, extra)) + "\n"
-    with out.capture() as captured:
-        print_analysis(out, name, analysis, trailing=not advice)
-        if advice:
-            print_advice(out, advised, surveyed)
-    return captured.get()
+    # a console of its own, thrown away if this fails (rich's capture would keep a
+    # half-rendered buffer and print it with the next file's answer)
+    buffer = io.StringIO()
+    into = Console(file=buffer, width=out.width, highlight=False, soft_wrap=True,
+                   force_terminal=out.is_terminal,
+                   color_system="auto" if out.color_system else None,
+                   no_color=out.no_color)
+    print_analysis(into, name, analysis, trailing=not advice)
+    if advice:
+        print_advice(into, advised, surveyed)
+    return buffer.getvalue()
