@@ -24,6 +24,7 @@ minesolver.errors.LimitError: it took longer than --max-seconds 0.05 s
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import signal
 import threading
@@ -182,12 +183,14 @@ def limited(
     space is taken before the cap and given back first thing when the block ends,
     then the cap is lifted, before any other code runs."""
     with deadline(seconds, what=names[0]):
-        reserve = bytearray(_RESERVE) if memory is not None else None  # untouched pages
+        # address space only: an anonymous map whose pages are never touched
+        reserve = mmap.mmap(-1, _RESERVE) if memory is not None else None
         before = cap(memory)
         try:
             yield
         except MemoryError:
-            reserve = None  # room to lift the cap in
+            if reserve is not None:
+                reserve.close()  # room to lift the cap in
             uncap(before)
             before = None
             size = f" {size_text(memory)}" if memory else ""
@@ -195,6 +198,6 @@ def limited(
                 f"it needs more memory than {names[1]}{size} allows", limit="memory"
             ) from None
         finally:
-            reserve = None
+            if reserve is not None:
+                reserve.close()  # (a second close does nothing)
             uncap(before)
-            del reserve
