@@ -116,15 +116,30 @@ def test_a_link_is_written_through_to_its_target(tmp_path):
     assert leftovers(tmp_path / "real") == ["later.csv", "out.csv"]
 
 
-def test_a_device_is_written_straight_and_its_errors_said():
-    devnull = os.stat("/dev/null")
-    write_bytes("/dev/null", b"gone")
-    check_writable("/dev/null")
-    assert os.stat("/dev/null").st_rdev == devnull.st_rdev  # still the device
+def devices(folder):
+    """Copies of /dev/null and /dev/full in ``folder`` (made with mknod, so a write
+    that replaced a device would replace these, not the machine's), or a skip."""
+    null, full = folder / "null", folder / "full"
+    try:
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        os.mknod(full, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+        with open(null, "wb") as handle:
+            handle.write(b"")
+    except OSError as exc:  # not root, or a folder mounted nodev
+        pytest.skip(f"cannot make device nodes here: {exc}")
+    return null, full
+
+
+def test_a_device_is_written_straight_and_its_errors_said(tmp_path):
+    null, full = devices(tmp_path)
+    write_bytes(null, b"gone")
+    check_writable(null)
+    assert stat.S_ISCHR(os.stat(null).st_mode)  # still the device
     with pytest.raises(OSError) as info:
-        write_bytes("/dev/full", b"x" * 100_000)
-    assert info.value.errno == errno.ENOSPC and info.value.filename == "/dev/full"
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+        write_bytes(full, b"x" * 100_000)
+    assert info.value.errno == errno.ENOSPC and info.value.filename == str(full)
+    assert stat.S_ISCHR(os.stat(full).st_mode)
+    assert leftovers(tmp_path) == ["full", "null"]
 
 
 def test_a_pipe_is_written_straight(tmp_path):
@@ -153,5 +168,5 @@ def test_two_options_naming_one_file_are_refused(tmp_path):
     with pytest.raises(InputError, match="--plot x is the same file as --csv"):
         check_distinct({"--csv": "x", "--plot": "x"})
     check_distinct({"--db": store, "--csv": tmp_path / "new.csv", "--plot": None, "--gif": None})
-    check_distinct({"--gif": "/dev/null", "--log": "/dev/null"})  # a device takes both
+    check_distinct({"--gif": os.devnull, "--log": os.devnull})  # a device takes both (no write)
     assert store.read_bytes() == b"data"
