@@ -464,6 +464,7 @@ def test_the_websocket_pushes_the_summary_until_the_end(client: TestClient) -> N
             if summary["status"] != "running":
                 break
     assert seen[-1] == client.get(f"/api/watch/{wid}").json()["watch"]
+    assert seen[-1]["result"]["seed"] == seen[-1]["seed"] == "9"  # strings: past 2**53 too
     counts = [s["steps"] for s in seen]
     assert counts == sorted(counts)
 

@@ -218,5 +218,6 @@ def _end_step(record: GameRecord) -> dict[str, Any]:
         "outcome": "won" if record.won else "lost",
         "mines": cells_json(layout.mine_cells()),
         "exploded": list(record.exploded) if record.exploded else None,
-        "result": record_json(record),
+        # seeds are strings on the web (they pass 2**53, where JavaScript rounds)
+        "result": {**record_json(record), "seed": str(record.seed)},
     }

@@ -104,6 +104,7 @@ async def stream(websocket: WebSocket) -> None:
     origin = websocket.headers.get("origin")
     host = websocket.headers.get("host")
     if origin is not None and origin.split("://", 1)[-1] != host:
+        # closed before it is accepted: the handshake itself is refused (HTTP 403)
         await websocket.close(code=4403, reason="cross-origin websocket refused")
         return
     await websocket.accept()
