@@ -80,6 +80,14 @@ def test_sweep_writes_csv_and_png_from_the_stored_games(tmp_path):
         assert image.size == (1320, 528)  # 12 x 4.8 inches at 110 dpi
         colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
         assert len(colours) > 10  # something was drawn
+    # report reads the sweep back point by point, as it printed: never pooled
+    db = str(tmp_path / "results.sqlite")
+    reported = json.loads(run_cli("report", "--db", db, "--json").stdout)
+    assert reported["kind"] == "sweep" and reported["points"] == data["points"]
+    text = run_cli("report", "--db", db).stdout
+    assert "r1 sweep" in text and "6x5 boards, 6 points of 8 games" in text
+    for row in table:
+        assert f"{row['first_click']:<8} 6x5x{row['mines']:<5}" in text
 
 
 def test_human_output(tmp_path):

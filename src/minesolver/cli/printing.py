@@ -178,3 +178,16 @@ def print_flags_run(store: Store, run_id: str, created: str, spec: RunSpec,
               f"{spec.strategies[1]} (p2), {spec.rules}, seed {spec.seed}, "
               f"{spec.games} games planned")
     print_flags_summary(out, run_id, spec, summary)
+
+
+def print_sweep_rows(out: Console, table: list[dict[str, Any]]) -> None:
+    """One line per point and strategy of a sweep (``bench.sweep.sweep_table``)."""
+    for row in table:
+        out.print(
+            f"{row['strategy']:<10} {row['noise']:<13} {row['first_click']:<8} "
+            f"{'no-guess ' if row['no_guess'] else ''}"
+            f"{row['width']}x{row['height']}x"
+            f"{row['mines']:<5} density {row['density']:.1%}: win {row['win_rate']:.1%} "
+            f"[{row['ci_lo']:.1%}, {row['ci_hi']:.1%}], needs a guess {row['needs_guess']:.0%}, "
+            f"open rate {row['open_rate']:.1%}"
+        )

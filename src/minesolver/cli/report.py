@@ -7,11 +7,12 @@ import json
 import click
 
 from ..bench import run_results
+from ..bench.sweep import sweep_table
 from ..errors import quote
 from ..play import format_start
 from .base import cli, console, fail, open_store
 from .options import db_option
-from .printing import print_flags_run, print_results
+from .printing import print_flags_run, print_results, print_sweep_rows
 
 __all__ = ["report_cmd"]
 
@@ -34,6 +35,20 @@ def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
     for run_id, kind, created, spec in listed:
         if kind == "flags":
             print_flags_run(store, run_id, created, spec, as_json)
+            continue
+        if kind == "sweep":  # a row per point, as the sweep printed them: never pooled
+            table = sweep_table(spec, store.games(run_id))
+            if as_json:
+                click.echo(json.dumps({"run_id": run_id, "kind": kind, "created": created,
+                                       "planned_games": spec.total_games, "points": table}))
+                continue
+            start = "-" if spec.start is None else format_start(spec.start)
+            console().print(
+                f"[bold]{run_id}[/] sweep {created}: {spec.rules.width}x{spec.rules.height} "
+                f"boards, {len(spec.points)} points of {spec.games} games, start {start}, "
+                f"seed {spec.seed}, {spec.total_games} games planned"
+            )
+            print_sweep_rows(console(), table)
             continue
         data = run_results(store, run_id, spec)
         data.update({"kind": kind, "created": created, "planned_games": spec.total_games})

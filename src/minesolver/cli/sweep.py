@@ -29,6 +29,7 @@ from .options import (
     start_option,
     workers_option,
 )
+from .printing import print_sweep_rows
 
 __all__ = ["sweep_cmd"]
 
@@ -137,13 +138,5 @@ def sweep_cmd(
                                "points": table}))
         return
     out = console()
-    for row in table:
-        out.print(
-            f"{row['strategy']:<10} {row['noise']:<13} {row['first_click']:<8} "
-            f"{'no-guess ' if row['no_guess'] else ''}"
-            f"{row['width']}x{row['height']}x"
-            f"{row['mines']:<5} density {row['density']:.1%}: win {row['win_rate']:.1%} "
-            f"[{row['ci_lo']:.1%}, {row['ci_hi']:.1%}], needs a guess {row['needs_guess']:.0%}, "
-            f"open rate {row['open_rate']:.1%}"
-        )
+    print_sweep_rows(out, table)
     out.print(f"run {run_id} in {db}; wrote {csv_path} and {plot_path}")
