@@ -7,9 +7,10 @@ several thread counts on one large board.
 Ours: one seeded game of ``tank`` on a big board (default 100x100, 20% mines, opening first
 click); every position it met is analysed again (a) cold, a new engine (and cache) for
 each call, and (b) in game order by one engine updated move by move, which is how a game
-reuses the fronts that did not change.  Thread scaling needs the engine to count in
-parallel: when ``analyze`` takes a ``workers`` option the positions are timed at 1/2/4/8
-workers; when it does not, the script says so and times one thread only.
+reuses the fronts that did not change.  Each mode is timed with the engine counting on
+1, 2, 4 and 8 threads (``MINESOLVER_ENGINE_WORKERS``: the compiled batch of a position's
+hard fronts is split over threads when it holds at least
+``analysis.kernels.PARALLEL_MIN_BOXES`` boxes; smaller batches stay on one).
 
     python benchmarks/studies/openmp_threads.py [--size 100x100 --density 0.2 --seed 3]
 
@@ -20,7 +21,7 @@ and replayed identically on the next run.
 from __future__ import annotations
 
 import argparse
-import inspect
+import os
 import statistics
 import sys
 import time
@@ -28,6 +29,7 @@ import time
 from common import machine, play, save_json, table
 
 from minesolver.analysis import Engine, analyze
+from minesolver.analysis.kernels import PARALLEL_MIN_BOXES, WORKERS_ENV
 from minesolver.bench import RunSpec, Store
 from minesolver.play import play_game
 from minesolver.position import Position
@@ -45,7 +47,7 @@ def positions_of(rules: Rules, seed: int) -> list[Position]:
     return seen
 
 
-def timed(positions: list[Position], *, cold: bool, **options: int) -> list[float]:
+def timed(positions: list[Position], *, cold: bool) -> list[float]:
     """Cold: ``analyze`` (a new engine, an empty cache) per position.  Warm: one
     :class:`~minesolver.analysis.Engine` updated position after position, in game order."""
     times = []
@@ -53,7 +55,7 @@ def timed(positions: list[Position], *, cold: bool, **options: int) -> list[floa
     for position in positions:
         start = time.perf_counter()
         if cold:
-            analyze(position, **options)  # type: ignore[arg-type]
+            analyze(position)
         elif engine is None:
             engine = Engine(position)
             _ = engine.analysis
@@ -83,17 +85,15 @@ def main() -> None:
     positions = positions_of(rules, row.seed)
     print(f"\n{rules}, opening first click in the centre, seed {args.seed} (run {run_id}): "
           f"{len(positions)} positions, game {'won' if row.won else 'lost'}\n")
-    parallel = "workers" in inspect.signature(analyze).parameters
-    modes: list[tuple[str, bool, dict[str, int]]] = []
-    for w in WORKERS if parallel else (1,):
-        options = {"workers": w} if parallel else {}
-        modes.append((f"cold, {w} worker{'s' if w > 1 else ''}", True, options))
-        modes.append((f"cache kept, {w} worker{'s' if w > 1 else ''}", False, options))
+    modes: list[tuple[str, bool, int]] = []
+    for w in WORKERS:
+        modes.append((f"cold, {w} worker{'s' if w > 1 else ''}", True, w))
+        modes.append((f"cache kept, {w} worker{'s' if w > 1 else ''}", False, w))
     figures = {}
     rows = []
-    for label, cold, options in modes:
-        best = min((timed(positions, cold=cold, **options) for _ in range(args.repeat)),
-                   key=sum)
+    for label, cold, workers in modes:
+        os.environ[WORKERS_ENV] = str(workers)  # read by the engine at every count
+        best = min((timed(positions, cold=cold) for _ in range(args.repeat)), key=sum)
         figures[label] = {"total_s": sum(best), "median_ms": 1000 * statistics.median(best),
                           "max_ms": 1000 * max(best)}
         rows.append([label, f"{sum(best):.2f}", f"{1000 * statistics.median(best):.1f}",
@@ -101,13 +101,11 @@ def main() -> None:
         print(f"[timing] {label} done", file=sys.stderr, flush=True)
     print(table(["engine", "all positions (s)", "median per position (ms)", "max (ms)"],
                 rows))
-    if not parallel:
-        print("\nParallel counting has not landed in this engine (analyze takes no "
-              "'workers' option): the thread-scaling figures cannot be measured yet; the "
-              "table shows one thread.")
+    print(f"\n{os.cpu_count()} CPUs here; a batch goes to several threads from "
+          f"{PARALLEL_MIN_BOXES} boxes.")
     if args.json:
         save_json(args.json, {"run_id": run_id, "positions": len(positions),
-                              "parallel": parallel, "figures": figures})
+                              "figures": figures})
 
 
 if __name__ == "__main__":
