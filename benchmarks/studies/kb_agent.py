@@ -91,10 +91,16 @@ def main() -> None:
     print(table(["density", "win rate (95% CI)", "games opening >= 5%", "open rate among them",
                  "deduction chain mean / max (turns)", "turns needing the engine",
                  "without the mine count (won only with / only without, McNemar)"], out))
+    first = min(tank, key=lambda r: float(r["density"]))
     for level in (0.5, 0.1):
         at = crossing(tank, level)
-        print(f"win rate falls below {pct(level, 0)} at density "
-              f"{'beyond the sweep' if at is None else pct(at)}")
+        if at is not None:
+            where = pct(at)
+        elif float(first["win_rate"]) < level:
+            where = f"{pct(float(first['density']))} or before (the sweep's first)"
+        else:
+            where = "beyond the sweep"
+        print(f"win rate falls below {pct(level, 0)} at density {where}")
     print(f"\nNoisy clues, {args.noise_size} at {pct(args.noise_density, 0)}, tank, "
           f"{args.noise_games} "
           f"games per model, the same boards (run {noise_id})\n")
