@@ -76,8 +76,9 @@ class Outlook:
 
     @property
     def dead(self) -> bool:
-        """True when the cell can show only one number: opening it teaches nothing."""
-        return len(self.shows) <= 1
+        """True when the cell may be a mine yet can show only one number: opening it
+        risks a mine and teaches nothing (a certainly safe cell is never dead)."""
+        return self.probability > 0 and len(self.shows) <= 1
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def outlook(
 
 def advise(position: Position) -> Advice | None:
     """The move ``best`` would play in ``position`` and why; ``None`` when no covered
-    cell is left to open (every covered cell is a certain mine).
+    cell is left to open (every covered cell, if any, is a certain mine).
 
     Raises :class:`~minesolver.errors.InconsistentPositionError` when no layout agrees
     with the position.

@@ -239,3 +239,13 @@ def test_without_the_compiled_search_advice_searches_only_the_python_range(monke
     layouts, budget = PYTHON_ENDGAME
     strategy = find_strategy(f"best:endgame_layouts={layouts},endgame_budget={budget}")
     assert plain.cell == strategy.moves(position)[0].cell
+
+
+def test_a_certainly_safe_cell_is_never_dead():
+    # one number only, as a dead cell, but no risk: the survey's dead list agrees
+    position = Position.from_text("1x1x0\nH\n")
+    advice = advise(position)
+    assert advice is not None and advice.probability == 0
+    assert not advice.outlook.dead and dead_cells(position) == []
+    risky = advise(Position.from_text("3x1x1\nH1H\n"))  # safe, either side can show only 0
+    assert risky is not None and risky.outlook.dead

@@ -66,7 +66,7 @@ def print_advice(out: Console, advice: Advice | None, survey: Survey | None) -> 
     """What to click and why (:mod:`minesolver.advice`), then the 50/50 pairs, the dead
     cells and the cells likeliest to show a zero (:mod:`minesolver.survey`)."""
     if advice is None:
-        out.print("[bold]advice[/]: nothing left to open: every covered cell is a mine")
+        out.print("[bold]advice[/]: nothing left to open (every covered cell, if any, is a mine)")
     else:
         out.print(f"[bold]advice[/]: {advice.text}")
     if survey is not None:
