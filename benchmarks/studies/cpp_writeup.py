@@ -162,7 +162,7 @@ def density_study(store: Store, args: argparse.Namespace) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--games", type=int, default=10_000, help="baseline games")
     # the write-up's rules as far as we can tell: the first click is not protected

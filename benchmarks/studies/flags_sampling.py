@@ -73,7 +73,7 @@ def throughput(position: Position, seconds: float, processes: int, seed: int) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--moves", type=int, default=12)

@@ -28,7 +28,7 @@ WORKERS = (1, 2, 4, 8)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)

@@ -44,7 +44,7 @@ def crossing(rows: list[dict[str, object]], level: float) -> float | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--games", type=int, default=100, help="games per density")
     parser.add_argument("--noise-games", type=int, default=50)

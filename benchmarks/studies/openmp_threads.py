@@ -66,7 +66,7 @@ def timed(positions: list[Position], *, cold: bool) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--size", default="100x100")
     parser.add_argument("--density", type=float, default=0.2)
