@@ -70,7 +70,7 @@ def rule_study(store: Store, args: argparse.Namespace) -> dict[str, object]:
     for first_click, start in RULE_VARIANTS:
         rules = EXPERT.with_first_click(first_click)  # type: ignore[arg-type]
         spec = RunSpec(points=(rules,), strategies=tuple(BASELINES), games=args.rule_games,
-                       seed=args.seed, start=start)
+                       seed=args.seed, start=parse_start(start))
         run_id = play(store, "bench", spec, workers=args.workers,
                       label=f"baselines, first click {first_click} at {start}")
         summary = results(store, run_id, spec)
