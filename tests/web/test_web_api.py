@@ -361,6 +361,14 @@ def test_timer_and_unflag(client: TestClient) -> None:
     assert data["game"]["version"] == 3
 
 
+def test_a_board_too_dense_for_no_guess_says_so_not_the_server(client: TestClient) -> None:
+    gid = new_game(client, rules="9x9x60", no_guess=True)["id"]
+    response = client.post(f"/api/games/{gid}/moves", json={"action": "reveal", "row": 4, "col": 4})
+    data = assert_error(response, 422, "^no no-guess board found for 9x9x60")
+    assert "server" not in data["error"]
+    assert client.get(f"/api/games/{gid}").json()["game"]["status"] == "ready"
+
+
 def test_the_version_counts_changes_only(client: TestClient) -> None:
     gid = new_game(client, seed=7)["id"]
     version = lambda data: data["game"]["version"]  # noqa: E731

@@ -41,6 +41,7 @@ from ..errors import (
     MinesolverError,
     shorten,
 )
+from ..noguess import NoGuessError
 
 __all__ = ["EXCEPTION_HANDLERS", "STATUS", "ApiError", "error_response", "status_of"]
 
@@ -99,7 +100,8 @@ async def _core_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, InconsistentPositionError):
         clue = list(exc.clue) if exc.clue is not None else None
         return error_response(status, f"inconsistent position: {exc}", clue=clue)
-    if isinstance(exc, LimitError):
+    if isinstance(exc, LimitError) and not isinstance(exc, NoGuessError):
+        # (a board too dense for no-guess says why itself: no server limit is at fault)
         return error_response(status, f"this request is too hard for this server: {exc}")
     return error_response(status, str(exc))
 
