@@ -142,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
                     cells = list(dict.fromkeys(picks.values()))
                     safety = {}
                     if args.where:  # value every cell that may be safe
-                        prob = strategy.last_analysis.prob
+                        last = strategy.last_analysis  # the analysis of this very turn
+                        assert last is not None
+                        prob = last.prob
                         safety = {
                             position.coords(i): 1.0 - float(prob[position.coords(i)])
                             for i, code in enumerate(position.cells)

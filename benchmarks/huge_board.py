@@ -30,11 +30,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 RULES = "1000x1000x150000"
 
 
-def play(seed: int, workers: int, rules: str, limit: float) -> dict[str, float]:
+def play(seed: int, workers: int, rules: str, limit: float) -> dict[str, Any]:
     """One game in its own process: wall seconds, game seconds, opened, peak RSS (MB)."""
     command = [sys.executable, "-m", "minesolver", "play", "--json", "--rules", rules,
                "--strategy", "best", "--seed", str(seed), "--engine-workers", str(workers),

@@ -53,6 +53,7 @@ import time
 from collections.abc import Iterator
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 from losses import harness_text, jsms_move  # benchmarks/losses.py: the harness, spoken to
 
@@ -282,7 +283,7 @@ def groups(valued: list[dict[str, object]]) -> list[tuple[str, list[dict[str, ob
     return [(name, part) for name, part in out if part]
 
 
-def table(rows: list[dict[str, object]]) -> tuple[int, list[dict[str, object]]]:
+def table(rows: list[dict[str, object]]) -> tuple[int, list[dict[str, Any]]]:
     """The number of games and, for each group of disagreements, its size, the mean
     difference per position and per game (points) with 95% half-widths, and how many
     went the rival's way and how many ``best``'s."""

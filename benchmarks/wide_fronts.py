@@ -103,8 +103,9 @@ def noisy_midgame(noise: str, seed: int, opened: float) -> Position:
     clues, so that one front spans the board in both directions (the issue's game
     meets such fronts from its 26th turn on)."""
     from minesolver import Game, Rules
+    from minesolver.noise import parse_noise
 
-    game = Game(Rules(16, 16, 38, noise=noise), seed=seed)
+    game = Game(Rules(16, 16, 38, noise=parse_noise(noise)), seed=seed)
     game.reveal(0, 0)
     layout = game.layout
     assert layout is not None
