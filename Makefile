@@ -25,6 +25,8 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src
+	$(BIN)/mypy --strict benchmarks/*.py
+	cd benchmarks/studies && ../../$(BIN)/mypy --strict --cache-dir ../../.mypy_cache *.py
 
 chromium:
 	@./scripts/ensure-chromium.sh
