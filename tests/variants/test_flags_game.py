@@ -241,6 +241,12 @@ def test_unreadable_moves(text):
         FlagsMove.from_text(text)
 
 
+def test_a_long_unreadable_move_is_named_not_echoed():
+    with pytest.raises(FlagsSetupError) as info:
+        FlagsMove.from_text("x" * 10_000)
+    assert "(10000 characters)" in str(info.value) and len(str(info.value)) < 200
+
+
 def test_seeded_boards_are_splitmix_samples_without_first_click_protection():
     game = FlagsGame(seed=12345)
     assert game.rules == FLAGS and game.rules.first_click == "none"

@@ -212,7 +212,8 @@ def human_game(rules: Rules, opponent: FlagsPlayer, *, seed: int, first: int,
         if not line:
             out.print("\nend of input: game abandoned")
             return
-        text = line.strip()
+        # bytes that are not UTF-8 arrive as surrogates: shown as '?', not as escapes
+        text = line.strip().encode("utf-8", "replace").decode("utf-8")
         if text.lower() in ("q", "quit", "exit"):
             out.print("game abandoned")
             return

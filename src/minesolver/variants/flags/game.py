@@ -41,7 +41,14 @@ from typing import Literal
 import numpy as np
 
 from ...codes import COVERED, FLAG
-from ...errors import GameOverError, IllegalMoveError, InputError, MinesolverError, OptionError
+from ...errors import (
+    GameOverError,
+    IllegalMoveError,
+    InputError,
+    MinesolverError,
+    OptionError,
+    quote,
+)
 from ...geometry import Grid
 from ...minefield import HIDDEN, OPEN, Layout, Minefield
 from ...position import Position
@@ -126,7 +133,7 @@ class FlagsMove:
         )
         if match is None:
             raise FlagsSetupError(
-                f"cannot read move {text!r}: expected ROW,COL or bomb ROW,COL (like 3,4)"
+                f"cannot read move {quote(text, 40)}: expected ROW,COL or bomb ROW,COL (like 3,4)"
             )
         kind: MoveKind = "bomb" if match.group(1) else "open"
         return cls((int(match.group(2)), int(match.group(3))), kind)
