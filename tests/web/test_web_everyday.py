@@ -351,6 +351,47 @@ def test_analyse_errors_copy_and_gif_limits_say_what_happened(page: Any) -> None
     assert "10,100" in page.text_content("#watch-gif-info")
 
 
+# the requests whose address holds `part` take `ms` longer (a slow network, for them only)
+SLOW_FETCH = """([ms, part]) => { const f = window.fetch;
+  window.fetch = async (url, options) => {
+    if (String(url).includes(part)) await new Promise(d => setTimeout(d, ms));
+    return f(url, options); }; }"""
+
+
+def test_strokes_painted_while_an_answer_is_on_its_way_are_kept(page: Any) -> None:
+    open_mode(page, "analyse")
+    page.fill("#analyse-w", "9")
+    page.fill("#analyse-h", "9")
+    page.fill("#analyse-m", "10")
+    page.click("#analyse-blank")
+    page.wait_for_function("analyse.result && analyse.result.position.width === 9")
+    page.evaluate(SLOW_FETCH, [400, "/api/analyse"])  # a phone's round trip
+    for col in range(5):  # each stroke lands while the answer to the one before is away
+        page.evaluate("c => analyse.paint(0, c, 0, '0')", col)
+        page.wait_for_timeout(450)
+    page.wait_for_function("analyse.result && analyse.result.position.rows[0] === '00000HHHH'",
+                           timeout=10_000)
+    assert page.evaluate("analyse.grid.rows[0]") == "00000HHHH"
+
+
+def test_a_new_watched_game_never_shows_a_step_of_the_one_before(page: Any) -> None:
+    open_mode(page, "watch")
+    choose(page, "watch", "beginner", 1)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.status === 'done'")
+    page.evaluate(SLOW_FETCH, [1500, "/steps/"])
+    page.evaluate("watch.go(1)")  # its answer comes after the switch to the next game
+    choose(page, "watch", "expert", 2)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.rules === '30x16x99' "
+                           "&& watch.summary.status === 'done'", timeout=30_000)
+    page.wait_for_timeout(2000)  # the old game's late answer has arrived
+    sizes = page.evaluate("[...watch.steps.values()].map(s => s.position.width)")
+    assert all(width == 30 for width in sizes), sizes
+    assert page.evaluate("watch.go(2)")
+    assert page.evaluate("watch.step.position.width") == 30
+
+
 # ---------------------------------------------------------------------- files and links
 def test_files_open_save_and_drop_and_links_reproduce(page: Any, tmp_path: Path) -> None:
     open_mode(page, "analyse")

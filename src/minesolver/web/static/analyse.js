@@ -64,6 +64,9 @@ const analyse = {
   },
 
   schedule(delay = 200) {
+    // an answer already on its way is for an older board: it must not paint over the
+    // strokes made since (the scheduled request asks about the board as it is now)
+    this.pending++;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.send({ position: this.grid }), delay);
   },

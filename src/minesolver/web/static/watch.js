@@ -101,12 +101,15 @@ const watch = {
   },
 
   async fetchStep(i) {
-    if (this.steps.has(i)) return this.steps.get(i);
+    // the step store of the game that asks: a late answer lands there, never in the
+    // store of a game started while it was on its way
+    const steps = this.steps;
+    if (steps.has(i)) return steps.get(i);
     const s = this.summary;
     const data = await api("GET", `/api/watch/${s.id}/steps/${i}`);
     // big boards: keep a window of steps, not the whole game
-    if (this.steps.size > 80) this.steps.delete(this.steps.keys().next().value);
-    this.steps.set(i, data.step);
+    if (steps.size > 80) steps.delete(steps.keys().next().value);
+    steps.set(i, data.step);
     return data.step;
   },
 
