@@ -109,6 +109,18 @@ def test_mc_falls_back_to_naive_density_when_no_board_fits():
         assert move.cell == (0, 2)
 
 
+def test_mc_with_one_sampled_board_does_not_claim_a_frequency():
+    position = Position.from_text("4x1x1\nHHHH\n")  # any board fits: one sample is kept
+    mc = find_flags_player("mc:samples=1")
+    mc.new_game(3)
+    move = mc.choose(FlagsView(position, 0, (0, 0), (False, False)))
+    assert move.reason == "a mine in the one board sampled (a guess, not a certainty)"
+    many = find_flags_player("mc:samples=20")
+    many.new_game(3)
+    assert many.choose(FlagsView(position, 0, (0, 0), (False, False))).reason == (
+        "most often a mine in 20 sampled boards")
+
+
 def test_hard_passes_only_on_cells_that_tell_nothing():
     """A "quiet" cell is safe and shows the same non-zero number in every layout."""
     hard = Hard()

@@ -177,7 +177,8 @@ class MonteCarlo(FlagsPlayer):
         if layouts:
             hits = Counter(c for layout in layouts for c in layout)
             estimate = {i: hits[i] / len(layouts) for i in covered}
-            reason = f"most often a mine in {len(layouts)} sampled boards"
+            reason = (f"most often a mine in {len(layouts)} sampled boards" if len(layouts) > 1
+                      else "a mine in the one board sampled (a guess, not a certainty)")
         else:
             estimate = naive_density(position)
             reason = "highest naive density (no sampled board fitted)"
