@@ -390,6 +390,14 @@ def test_a_new_watched_game_never_shows_a_step_of_the_one_before(page: Any) -> N
     assert all(width == 30 for width in sizes), sizes
     assert page.evaluate("watch.go(2)")
     assert page.evaluate("watch.step.position.width") == 30
+    # and while a new game's first step is on its way, nothing of this one stays on show
+    choose(page, "watch", "beginner", 3)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.rules === '9x9x10'")
+    assert page.evaluate("watch.board.view") is None
+    assert page.text_content("#watch-reason") == "Loading the first step…"
+    assert page.text_content("#watch-info") == ""
+    page.wait_for_function("watch.step && watch.step.position.width === 9", timeout=10_000)
 
 
 # ---------------------------------------------------------------------- files and links

@@ -46,6 +46,12 @@ const watch = {
       this.steps = new Map();
       this.index = 0;
       this.step = null;
+      // nothing of the game before stays on show while the first step is on its way
+      this.board.clear();
+      $("watch-reason").textContent = "Loading the first step…";
+      $("watch-reason").dataset.reason = "";
+      $("watch-info").textContent = "";
+      $("watch-fronts-list").textContent = "";
       this.update(data.watch);
       this.follow(data.watch.id);
     } catch (err) { showError(err); }
