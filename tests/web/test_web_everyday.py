@@ -360,11 +360,7 @@ SLOW_FETCH = """([ms, part]) => { const f = window.fetch;
 
 def test_strokes_painted_while_an_answer_is_on_its_way_are_kept(page: Any) -> None:
     open_mode(page, "analyse")
-    page.fill("#analyse-w", "9")
-    page.fill("#analyse-h", "9")
-    page.fill("#analyse-m", "10")
-    page.click("#analyse-blank")
-    page.wait_for_function("analyse.result && analyse.result.position.width === 9")
+    chromium.blank_board(page, 9, 9, 10)
     page.evaluate(SLOW_FETCH, [400, "/api/analyse"])  # a phone's round trip
     for col in range(5):  # each stroke lands while the answer to the one before is away
         page.evaluate("c => analyse.paint(0, c, 0, '0')", col)
