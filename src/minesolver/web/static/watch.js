@@ -10,13 +10,15 @@ const watch = {
   timer: null,
   socket: null,
   loading: false,
+  heading: null,  // the step on its way while loading
+  wanted: null,   // a step asked for meanwhile: gone to as soon as that one has come
 
   init() {
     this.board = new BoardView($("watch-board"), {});
     $("watch-form").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
     $("watch-first").addEventListener("click", () => this.go(0));
-    $("watch-back").addEventListener("click", () => this.go(this.index - 1));
-    $("watch-next").addEventListener("click", () => this.go(this.index + 1));
+    $("watch-back").addEventListener("click", () => this.go(this.aim() - 1));
+    $("watch-next").addEventListener("click", () => this.go(this.aim() + 1));
     $("watch-last").addEventListener("click", () => this.go(this.summary ? this.summary.steps - 1 : 0));
     $("watch-play").addEventListener("click", () => this.toggle());
     $("watch-gif").addEventListener("click", () => this.exportGif());
@@ -27,8 +29,8 @@ const watch = {
     for (const id of ["watch-prob", "watch-fronts"]) $(id).addEventListener("change", () => this.draw());
     document.addEventListener("keydown", (e) => {
       if (currentMode() !== "watch" || e.target.closest("input, select, textarea")) return;
-      if (e.key === "ArrowRight") this.go(this.index + 1);
-      else if (e.key === "ArrowLeft") this.go(this.index - 1);
+      if (e.key === "ArrowRight") this.go(this.aim() + 1);
+      else if (e.key === "ArrowLeft") this.go(this.aim() - 1);
       else if (e.key === " ") { e.preventDefault(); this.toggle(); }
     });
   },
@@ -46,6 +48,7 @@ const watch = {
       this.steps = new Map();
       this.index = 0;
       this.step = null;
+      this.wanted = null;
       // nothing of the game before stays on show while the first step is on its way
       this.board.clear();
       $("watch-reason").textContent = "Loading the first step…";
@@ -119,12 +122,20 @@ const watch = {
     return data.step;
   },
 
+  // The step the next "back" or "next" counts from: the last one asked for, even if
+  // it has not come yet (two quick presses go two steps).
+  aim() { return this.wanted ?? this.heading ?? this.index; },
+
+  // Show step i. A step asked for while another is on its way is not dropped: it is
+  // remembered (the latest only) and shown once that one has come.
   async go(i) {
     const s = this.summary;
-    if (!s || this.loading) return false;
+    if (!s) return false;
     const last = s.steps - 1;
     if (i < 0 || i > last) return false;
+    if (this.loading) { this.wanted = i; return false; }
     this.loading = true;
+    this.heading = i;
     try {
       const step = await this.fetchStep(i);
       // the losing step names the risk the guess took: it is in the step before
@@ -142,6 +153,11 @@ const watch = {
       return false;
     } finally {
       this.loading = false;
+      this.heading = null;
+      const next = this.wanted;
+      this.wanted = null;
+      const same = this.summary && this.summary.id === s.id;  // not a game started since
+      if (next !== null && same && next !== this.index) this.go(next);
     }
   },
 
