@@ -217,6 +217,19 @@ def test_a_phone_plays_a_beginner_game_to_the_end_by_touch(phone: Any) -> None:
     phone.wait_for_function("play.game.rules === '30x16x99'")
     assert float(phone.locator("#play-board").get_attribute("data-cell")) >= 24
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # sixteen columns fit a phone's width whole, at 20 px or more, rather than scroll
+    phone.select_option("#play-preset", "intermediate")
+    phone.locator("#play-new").tap()
+    phone.wait_for_function("play.game.rules === '16x16x40'")
+    for width in (360, 390):
+        phone.set_viewport_size({"width": width, "height": 844})
+        phone.wait_for_function(f"document.documentElement.clientWidth === {width}")
+        phone.wait_for_function(
+            "(() => { const w = document.querySelector('#play-board').parentElement;"
+            " return w.scrollWidth <= w.clientWidth; })()")
+        assert float(phone.locator("#play-board").get_attribute("data-cell")) >= 20
+        box = phone.locator("#play-board").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, width
 
 
 # ---------------------------------------------------------------------- the losing mine
@@ -394,6 +407,33 @@ def test_a_new_watched_game_never_shows_a_step_of_the_one_before(page: Any) -> N
     assert page.text_content("#watch-reason") == "Loading the first step…"
     assert page.text_content("#watch-info") == ""
     page.wait_for_function("watch.step && watch.step.position.width === 9", timeout=10_000)
+
+
+def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
+    # a click or key while a step loads was dropped: "Last" pressed as a paused
+    # playback's step was still on its way did nothing
+    open_mode(page, "watch")
+    choose(page, "watch", "expert", 22)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
+                           "&& !watch.loading", timeout=30_000)
+    last = page.evaluate("watch.summary.steps - 1")
+    assert last >= 4
+    page.evaluate(SLOW_FETCH, [800, "/steps/"])
+    page.evaluate("watch.steps.clear()")  # every step now comes slowly
+    page.click("#watch-next")  # step 1 on its way, and meanwhile...
+    page.click("#watch-last")
+    page.wait_for_function("i => watch.index === i && !watch.loading", arg=last, timeout=10_000)
+    assert page.get_attribute("#watch-counter", "data-index") == str(last)
+    # two quick presses go two steps, each counted from the one asked for before
+    assert page.evaluate("watch.go(0)")
+    page.evaluate("watch.steps.clear()")
+    page.focus("#watch-next")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("watch.index === 2 && !watch.loading", timeout=10_000)
+    page.wait_for_timeout(1000)  # and stays there
+    assert page.evaluate("watch.index") == 2
 
 
 # ---------------------------------------------------------------------- files and links
