@@ -104,6 +104,9 @@ def threshold(repeat: int, turns: int) -> None:
         play_game(Rules.from_string(RULES), find_strategy("best"), seed=2, observer=observe)
     fronts, _ = split_fronts(build_system(seen[-1]))
     fronts = [f for f in fronts if len(f.boxes) > 1]  # one-box fronts never reach the kernel
+    if not fronts:  # too few turns: nothing to batch
+        sys.exit(f"huge_board: no front of two or more boxes after {len(seen)} turns of "
+                 "seed 2: give more --turns")
     kernels.PARALLEL_MIN_BOXES = 0
     count_fronts(fronts[:2], kernel="numba", workers=2)  # warm: compile, start the threads
     print(f"# {len(fronts)} multi-box fronts after {len(seen)} turns of seed 2; "

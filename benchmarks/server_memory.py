@@ -67,7 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     exe = os.path.join(os.path.dirname(sys.executable), "minesolver")
     server = subprocess.Popen(
-        [exe, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [exe, "serve", "--host", "127.0.0.1", "--port", "0"],  # this machine only
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
         assert server.stdout is not None
@@ -92,7 +93,8 @@ def main() -> None:
                     made.raise_for_status()
                     fid = made.json()["game"]["id"]
                     client.post(f"/api/flags/{fid}/moves",
-                                json={"kind": "open", "row": height // 2, "col": width // 2})
+                                json={"kind": "open", "row": height // 2, "col": width // 2}
+                                ).raise_for_status()
                 else:
                     made = client.post("/api/games", json={
                         "rules": f"{width}x{height}x{mines}", "seed": game})
