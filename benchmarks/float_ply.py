@@ -41,13 +41,16 @@ def main(argv: list[str] | None = None) -> int:
 
     def both(self: Best, engine: Engine, cell: int, depth: int,
              found: FloatBoard | None = None) -> Iterator[tuple[float, float, bool]]:
-        self.floats = True
+        assert self.floats  # the game is played as best plays it: floats on
         start = time.perf_counter()
         list(scored(self, engine, cell, depth, found))
         floats = time.perf_counter() - start
-        self.floats = False
-        start = time.perf_counter()
-        exact = list(scored(self, engine, cell, depth, found))
+        self.floats = False  # for this one call: the rest of the game keeps them
+        try:
+            start = time.perf_counter()
+            exact = list(scored(self, engine, cell, depth, found))
+        finally:
+            self.floats = True
         cells = engine.position.width * engine.position.height
         ratios.setdefault(cells, []).append(floats / (time.perf_counter() - start))
         return iter(exact)
