@@ -116,10 +116,14 @@ def read_replay(path: str | Path) -> Replay:
     path = Path(path)
     if path.is_dir():
         raise ReplayError(f"{path} is a folder, not a replay or log file")
-    size = path.stat().st_size
-    if size > MAX_BYTES:
-        raise ReplayError(f"{path} is {size:,} bytes: a replay is at most {MAX_BYTES:,}")
-    return read_replay_bytes(path.read_bytes(), path.name)
+    try:
+        with path.open("rb") as file:  # at most one byte past the cap: a device never ends
+            data = file.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise ReplayError(f"{path} is over {MAX_BYTES:,} bytes: a replay is at most that")
+    return read_replay_bytes(data, path.name)
 
 
 def read_replay_bytes(data: bytes, name: str) -> Replay:
@@ -172,8 +176,9 @@ def _read_video(kind: str, data: bytes, name: str) -> dict[str, Any]:
             f"exit status {done.returncode}",
         )
         raise ReplayError(
-            f"{name}: not a readable .{kind} replay (damaged or cut short?): its reader "
-            f"gave up: {' '.join(said.split())[:120]}"
+            f"{name}: not a readable .{kind} replay (damaged, cut short, or a version of "
+            f"the format its reader does not know?): its reader gave up: "
+            f"{' '.join(said.split())[:120]}"
         ) from None
     if status != "ok":
         raise ReplayError(f"{name}: not a readable .{kind} replay: {payload}")
@@ -207,12 +212,13 @@ def _from_video(raw: dict[str, Any], kind: str, name: str) -> Replay:
             kind_of = "chord"
         else:  # 4: the click that hit a mine, on a covered cell or a chord on a number
             kind_of = "open" if before in (COVERED_CELL, 12) else "chord"
-        clicks.append(Click(kind_of, (row, col), time, opened))
+        # the reader's sums of float steps (7.369999999999999): no file keeps more than µs
+        clicks.append(Click(kind_of, (row, col), round(time, 6), opened))
     left, right, chords, effective = raw["counts"]
     return Replay(
         layout=Layout.from_cells(width, height, mines),
         clicks=tuple(clicks),
-        seconds=raw["seconds"],
+        seconds=round(raw["seconds"], 6),
         counts=ClickCounts(left, right, chords, effective),
         source=kind,
         name=name,

@@ -140,6 +140,14 @@ class Review:
     won: bool
 
     @property
+    def outcome(self) -> str:
+        """``"won"``, ``"lost"`` (a click hit a mine) or ``"unfinished"`` (neither: the
+        file ends with safe cells still covered)."""
+        if self.won:
+            return "won"
+        return "lost" if any(c.exploded for c in self.clicks) else "unfinished"
+
+    @property
     def bbbv_per_second(self) -> float | None:
         """3BV solved per second of the game's time."""
         seconds = self.replay.seconds

@@ -248,6 +248,7 @@ def review_json(review: Review, *, positions: bool = False) -> dict[str, Any]:
         "mine_count": len(layout.mines),
         "mines": cells_json(layout.mine_cells()),
         "won": review.won,
+        "outcome": review.outcome,
         "seconds": replay.seconds,
         "bbbv": stats.bbbv,
         "bbbv_solved": review.bbbv_solved,

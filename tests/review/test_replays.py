@@ -15,7 +15,7 @@ from support import REPLAYS, assert_one_error_line, log_of, run_cli
 
 from minesolver.replay import ReplayError, read_replay, read_replay_bytes
 from minesolver.review import review_game
-from minesolver.rules import BEGINNER
+from minesolver.rules import BEGINNER, Rules
 
 SAMPLES = sorted(p.name for p in REPLAYS.iterdir() if p.suffix in (".avf", ".rmv", ".evf", ".mvf"))
 # what the files' names say: the time and the 3BV of the game
@@ -40,7 +40,7 @@ def test_every_figure_agrees_with_ms_toollib(sample):
     assert sample.counts.effective == reader["effective"]
     assert review.ioe == pytest.approx(reader["ioe"])
     assert review.bbbv_per_second == pytest.approx(reader["bbbv_s"])
-    assert sample.seconds == reader["seconds"]
+    assert sample.seconds == pytest.approx(reader["seconds"], abs=1e-6)  # rounded to µs
     if sample.name in NAMED:
         assert (sample.seconds, review.stats.bbbv) == NAMED[sample.name]
 
@@ -188,6 +188,61 @@ def test_review_of_a_play_log(tmp_path):
     assert data["won"] == record["won"] and data["bbbv"] == record["bbbv"]
     assert data["guesses"] == record["guesses"]
     assert data["format"] == "log" and data["player"] == "random"
+
+
+def test_names_from_a_file_are_printed_as_they_are(tmp_path):
+    # the player's name, the program's and the file's come from the user: never markup
+    log = tmp_path / "[bold]game.jsonl"
+    log.write_text(log_of(BEGINNER, "random", 4)[0])
+    result = run_cli("review", str(log))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("[bold]game.jsonl: 9x9, 10 mines, log")
+    pytest.importorskip("ms_toollib")
+    data = (REPLAYS / "test_rmv2_24px.rmv").read_bytes()
+    hostile = tmp_path / "[red]x.rmv"
+    hostile.write_bytes(data.replace(b"Thomas Kolar", b"[/]x[/]Kolar"))  # same length
+    result = run_cli("review", str(hostile))
+    assert result.returncode == 0, result.stderr
+    assert "[red]x.rmv: " in result.stdout and "by '[/]x[/]Kolar'" in result.stdout
+
+
+def test_a_game_left_before_its_end_is_unfinished_not_lost():
+    pytest.importorskip("ms_toollib")
+    path = REPLAYS / "beg_unfinished_marks_on.avf"  # no click hit a mine; 3 safe cells covered
+    data = json.loads(run_cli("review", "--json", str(path)).stdout)
+    assert (data["won"], data["outcome"]) == (False, "unfinished")
+    assert not any(click["exploded"] for click in data["clicks"])
+    assert data["bbbv_solved"] < data["bbbv"] == data["reader"]["bbbv"]
+    text = run_cli("review", str(path)).stdout
+    assert "\nunfinished in 15.080 s" in text
+    lost = review_game(read_replay(REPLAYS / "exp_98763_FL.rmv"))
+    assert lost.outcome == ("won" if lost.won else "lost")
+
+
+def test_times_are_kept_to_the_microsecond():
+    pytest.importorskip("ms_toollib")
+    for name in SAMPLES:
+        replay = read_replay(REPLAYS / name)
+        times = [replay.seconds] + [c.time for c in replay.clicks if c.time is not None]
+        assert all(t == round(t, 6) for t in times), name
+
+
+def test_a_device_or_a_file_past_the_cap_is_refused_after_reading_past_it(tmp_path):
+    endless = tmp_path / "zero.avf"
+    endless.symlink_to("/dev/zero")  # its size says 0: only reading finds its end
+    assert_one_error_line(run_cli("review", str(endless)), "zero.avf",
+                          "over 16,777,216 bytes")
+    unreadable = tmp_path / "dir.avf"
+    unreadable.mkdir()
+    assert_one_error_line(run_cli("review", str(unreadable)), "dir.avf")
+
+
+def test_review_keeps_to_its_limits(tmp_path):
+    # a log of a 1,000,000-cell game: its figures alone take far past 0.5 s
+    log = tmp_path / "huge.jsonl"
+    log.write_text(log_of(Rules.from_string("1000x1000x150000"), "random", 1)[0])
+    result = run_cli("review", "--max-seconds", "0.5", str(log))
+    assert_one_error_line(result, "longer than --max-seconds 0.5 s")
 
 
 def test_review_errors_are_one_line(tmp_path):

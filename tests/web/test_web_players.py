@@ -13,7 +13,7 @@ from minesolver.advice import advise
 from minesolver.position import Position
 from minesolver.replay import read_replay_bytes
 from minesolver.review import review_game
-from minesolver.rules import BEGINNER
+from minesolver.rules import BEGINNER, Rules
 from minesolver.web import create_app
 from minesolver.web.app import WebState
 from minesolver.web.tasks import advice_of
@@ -103,6 +103,13 @@ def test_review_refusals(client: TestClient, path: str, body: bytes, needle: str
     response = client.post(path, content=body)
     assert response.status_code == 400
     assert needle in response.json()["error"]
+
+
+def test_a_review_of_a_board_past_the_cap_is_a_400(client: TestClient) -> None:
+    text, _ = log_of(Rules.from_string("201x3x10"), "random", 1)
+    response = client.post("/api/review?name=wide.jsonl", content=text.encode())
+    assert response.status_code == 400
+    assert "larger than this server allows: at most 200x200" in response.json()["error"]
 
 
 def test_a_damaged_replay_is_a_400_and_the_server_lives_on(client: TestClient) -> None:

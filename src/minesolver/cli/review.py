@@ -6,12 +6,14 @@ import json
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
+from ..errors import counted
 from ..replay import describe, read_replay
 from ..review import Review, review_game
 from ..serialize import review_json
 from .base import cli, console
-from .options import json_option
+from .options import json_option, limits_option
 
 __all__ = ["print_review", "review_cmd"]
 
@@ -20,6 +22,7 @@ __all__ = ["print_review", "review_cmd"]
 @click.argument("file", type=click.Path(dir_okay=False))
 @json_option("Print the review as one JSON object.")
 @click.option("--all", "every", is_flag=True, help="List every click, not only the guesses.")
+@limits_option(seconds=300.0)
 def review_cmd(file: str, as_json: bool, every: bool) -> None:
     """Review a played game: was each click a needless guess, how risky was it, what
     would the best move have been, and the game's 3BV, 3BV/s, IOE, ZiNi and more.
@@ -43,9 +46,11 @@ def print_review(out: Console, review: Review, *, every: bool = False) -> None:
     replay = review.replay
     stats = review.stats
     counts = replay.counts
-    software = f" ({replay.software})" if replay.software else ""
-    out.print(f"[bold]{describe(replay)}[/]{software}")
-    outcome = "[green]won[/]" if review.won else "[red]lost[/]"
+    # names come from the file: printed as they are, never read as markup
+    software = f" ({escape(replay.software)})" if replay.software else ""
+    out.print(f"[bold]{escape(describe(replay))}[/]{software}")
+    outcome = {"won": "[green]won[/]", "lost": "[red]lost[/]",
+               "unfinished": "[yellow]unfinished[/]"}[review.outcome]
     out.print(
         f"{outcome} in {replay.seconds:.3f} s: 3BV {stats.bbbv} ({review.bbbv_solved} solved), "
         f"{_ratio(review.bbbv_per_second)} 3BV/s; openings {stats.openings}, islands "
@@ -61,13 +66,13 @@ def print_review(out: Console, review: Review, *, every: bool = False) -> None:
     guesses = review.guesses
     needless = sum(1 for c in guesses if c.needless)
     out.print(
-        f"{len(review.clicks)} clicks reviewed: {len(guesses)} guess"
+        f"{counted(len(review.clicks), 'click')} reviewed: {len(guesses)} guess"
         f"{'' if len(guesses) == 1 else 'es'} ({needless} needless); the chance of surviving "
         f"them all was {float(review.survival):.1%}"
     )
     for judged in review.clicks if every else guesses:
         style = "[red]" if judged.needless or judged.exploded else ""
-        out.print(f"  {style}{judged.text}{'[/]' if style else ''}")
+        out.print(f"  {style}{escape(judged.text)}{'[/]' if style else ''}")
     out.print(
         "Chances are exact (ratios of exact layout counts, flags ignored); win chances "
         "come from the exhaustive endgame search where few layouts are left."

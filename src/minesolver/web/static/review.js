@@ -95,8 +95,8 @@ const review = {
     this.data = r;
     const who = r.player ? ` by ${r.player}` : "";
     $("review-status").textContent = `${r.width}×${r.height}, ${r.mine_count} mines${who}: ` +
-      `${r.won ? "won" : "lost"} in ${r.seconds.toFixed(2)} s`;
-    $("review-status").dataset.status = r.won ? "won" : "lost";
+      `${r.outcome} in ${r.seconds.toFixed(2)} s`;
+    $("review-status").dataset.status = r.outcome;
     const ratio = (x, d = 3) => (x === null ? "–" : x.toFixed(d));
     const rows = [
       ["3BV (solved)", `${r.bbbv} (${r.bbbv_solved})`], ["3BV/s", ratio(r.bbbv_per_second)],

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ...replay import read_replay_bytes
 from ..errors import ApiError
-from ..params import read_body, read_file_name
+from ..params import check_size, read_body, read_file_name
 from ..tasks import review_of
 from .base import web_of
 
@@ -29,6 +29,7 @@ async def review(request: Request) -> Response:
     if not data:
         raise ApiError(400, "the body is empty: send the replay or log file itself")
     replay = await web.run_thread(read_replay_bytes, data, name)  # ReplayError -> 400
+    check_size(replay.layout.width, replay.layout.height, web.max_side)
     return JSONResponse({"review": await web.run(review_of, replay)})
 
 
