@@ -285,7 +285,7 @@ def test_watch_steps_forward_and_back(page: Any) -> None:
     page.click("#watch-play")  # pause
     assert page.text_content("#watch-play") == "Play"
 
-    page.click("#watch-last")
+    page.click("#watch-step-last")
     page.wait_for_function("watch.step && watch.step.outcome !== null && !watch.loading")
     assert page.locator("#watch-reason").get_attribute("data-reason") in ("won", "lost")
 

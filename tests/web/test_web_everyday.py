@@ -257,7 +257,7 @@ def test_the_losing_mine_is_red_and_named_in_play_and_watch(page: Any) -> None:
             break
     else:
         pytest.fail("best won 39 games in a row on 8x8 with 22 mines")
-    page.click("#watch-last")
+    page.click("#watch-step-last")
     page.wait_for_function("watch.step && watch.step.outcome === 'lost' && !watch.loading")
     r, c = page.evaluate("watch.step.exploded")
     reason = page.text_content("#watch-reason")
@@ -409,6 +409,16 @@ def test_a_new_watched_game_never_shows_a_step_of_the_one_before(page: Any) -> N
     page.wait_for_function("watch.step && watch.step.position.width === 9", timeout=10_000)
 
 
+def test_no_two_elements_share_an_id(page: Any) -> None:
+    # the rules form's "First click" select and Watch's first-step button were both
+    # "watch-first": the button's listener went to the select, the button did nothing
+    for mode in ("play", "watch", "analyse", "review", "flags"):
+        open_mode(page, mode)
+        ids = page.evaluate("[...document.querySelectorAll('[id]')].map(e => e.id)")
+        assert len(ids) > 50
+        assert sorted({i for i in ids if ids.count(i) > 1}) == [], mode
+
+
 def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     # a click or key while a step loads was dropped: "Last" pressed as a paused
     # playback's step was still on its way did nothing
@@ -422,13 +432,13 @@ def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     page.evaluate(SLOW_FETCH, [800, "/steps/"])
     page.evaluate("watch.steps.clear()")  # every step now comes slowly
     page.click("#watch-next")  # step 1 on its way, and meanwhile...
-    page.click("#watch-last")
+    page.click("#watch-step-last")
     page.wait_for_function("i => watch.index === i && !watch.loading", arg=last, timeout=10_000)
     assert page.get_attribute("#watch-counter", "data-index") == str(last)
     # two quick presses go two steps, each counted from the one asked for before
-    assert page.evaluate("watch.go(0)")
+    page.click("#watch-step-first")  # once dead: the page's first "#watch-first" was a select
+    page.wait_for_function("watch.index === 0 && !watch.loading")
     page.evaluate("watch.steps.clear()")
-    page.focus("#watch-next")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("watch.index === 2 && !watch.loading", timeout=10_000)

@@ -16,10 +16,10 @@ const watch = {
   init() {
     this.board = new BoardView($("watch-board"), {});
     $("watch-form").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
-    $("watch-first").addEventListener("click", () => this.go(0));
+    $("watch-step-first").addEventListener("click", () => this.go(0));
     $("watch-back").addEventListener("click", () => this.go(this.aim() - 1));
     $("watch-next").addEventListener("click", () => this.go(this.aim() + 1));
-    $("watch-last").addEventListener("click", () => this.go(this.summary ? this.summary.steps - 1 : 0));
+    $("watch-step-last").addEventListener("click", () => this.go(this.summary ? this.summary.steps - 1 : 0));
     $("watch-play").addEventListener("click", () => this.toggle());
     $("watch-gif").addEventListener("click", () => this.exportGif());
     $("watch-speed").addEventListener("input", () => {
