@@ -25,14 +25,15 @@ modelled, and the first click is not judged.
 >>> review = review_game(replay)
 >>> [(c.cell, c.probability, c.needless) for c in review.clicks]
 [((0, 0), None, False), ((0, 3), Fraction(0, 1), False)]
->>> review.won, review.stats.bbbv, review.bbbv_solved
-(True, 2, 2)
+>>> review.outcome, review.stats.bbbv, review.bbbv_solved
+('won', 2, 2)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Literal
 
 import numpy as np
 
@@ -140,7 +141,7 @@ class Review:
     won: bool
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Literal["won", "lost", "unfinished"]:
         """``"won"``, ``"lost"`` (a click hit a mine) or ``"unfinished"`` (neither: the
         file ends with safe cells still covered)."""
         if self.won:
