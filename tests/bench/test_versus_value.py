@@ -26,6 +26,8 @@ def load(name: str):
         spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        # registered before it runs: its dataclasses look their module up by name
+        sys.modules[name] = module
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(BENCH))
