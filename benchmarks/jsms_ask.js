@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Ask JSMinesweeper's analyser about many positions from one node process.
 //
-//   node benchmarks/jsms_ask.js PATH/TO/jsms_harness.js   (JSMS_DIR as for the harness)
+//   node benchmarks/jsms_ask.js PATH/TO/jsms_harness.js [--no-move]   (JSMS_DIR as for the harness)
 //
 // Reads position files (the harness's `probs` format), one path per line on stdin, and
 // writes for each the harness's own `probs FILE --move --always-tiebreak` answer, one JSON
@@ -9,6 +9,10 @@
 // once instead of once per question: loading costs about a second, most questions a few
 // milliseconds. Nothing of JSMinesweeper is here; the harness loads it from the checkout.
 // benchmarks/losses.py (and versus_value.py through it) talks to it.
+//
+// With --no-move it asks `probs FILE` alone: the probabilities, without the slower search
+// for the analyser's move (benchmarks/versus_engines.py). A position the harness rejects
+// ends this process after its answer line, as it ends the harness: start another.
 
 "use strict";
 
@@ -22,6 +26,7 @@ if (!process.argv[2] || !fs.existsSync(harness)) {
     process.stderr.write("jsms_ask: give the path of jsms_harness.js\n");
     process.exit(2);
 }
+const move = !process.argv.slice(3).includes("--no-move");
 process.argv.push("--always-tiebreak");  // read by the harness when it is loaded
 
 let src = fs.readFileSync(harness, "utf8").replace(/^#!.*\n/, "");
@@ -44,6 +49,6 @@ const { probs } = mod.exports;
     const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of lines) {
         const file = line.trim();
-        if (file) await probs({ _: ["probs", file], move: true });
+        if (file) await probs({ _: ["probs", file], move });
     }
 })().catch(e => { process.stderr.write(((e && e.stack) || String(e)) + "\n"); process.exit(1); });

@@ -10,7 +10,8 @@ time); the counts and the tables' shapes are.  The other scripts are run elsewhe
 ``paired_best.py`` in test_paired_best.py, ``replay_store.py`` in test_replay_store.py,
 ``studies/`` in test_studies.py and ``endgame_speed.py`` in
 tests/strategies/test_compiled_endgame.py; ``versus_jsms.py`` needs JSMinesweeper to play
-at all (test_versus_jsms.py checks its arithmetic).
+at all (test_versus_jsms.py checks its arithmetic).  ``versus_engines.py`` runs here, with a
+stand-in for JSMinesweeper's harness; test_versus_engines.py checks its comparison.
 """
 
 from __future__ import annotations
@@ -279,3 +280,117 @@ def test_wide_fronts_counts_wide_fronts_and_plays_noisy_games():
     costs = r"(?:\s+(?:>1e9|\d{1,3}(?:,\d{3})*)){6}"
     for name in ("spiral", "island", "16x16 cautious", "16x16 optimistic"):
         one(rf"{name} #1{costs}", out)
+
+
+# versus_engines.py: the full run's kinds and boards, one game of each board and strategy
+ENGINES = ["--scale", "0.001", "--seed", "20260611"]
+ENGINE_KINDS = {"best", "random", "rtriv", "flagsded", "flagsany", "lategame", "endgame-f",
+                "endgame-c", "opened"}
+ENGINE_BOARDS = {"beginner", "intermediate", "expert", "20x20@10%", "20x20@25%", "20x20@30%",
+                 "9x9@31%", "16x16@39%"}
+
+
+def engine_tables(out: str) -> dict[str, dict[str, list[str]]]:
+    """``versus_engines.py``'s two tables: per title, per row name, the row's columns."""
+    tables = {}
+    for title, column in (("By kind", "kind"), ("By board", "board")):
+        lines = out.split(f"\n{title}\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert lines[0].split() == ["JSMinesweeper", "ms-toollib"]
+        assert lines[1].split() == [column, "positions", "cells", "unprovable", "agree",
+                                    "differ", "none", "agree", "flags", "covered", "differ",
+                                    "none"]
+        rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+        assert all(len(row) == 10 for row in rows.values()), lines
+        whole = rows.pop("all")
+        for k in range(3):  # positions, cells, unprovable add up
+            assert int(whole[k]) == sum(int(row[k]) for row in rows.values())
+        assert set(rows) <= (ENGINE_KINDS if column == "kind" else ENGINE_BOARDS)
+        rows["all"] = whole
+        tables[title] = rows
+    assert set(tables["By board"]) == ENGINE_BOARDS | {"all"}
+    assert {"best", "random", "rtriv", "endgame-f", "endgame-c"} <= set(tables["By kind"])
+    return tables
+
+
+@pytest.mark.skipif(not HAVE_TOOLLIB, reason="ms-toollib is the engine compared here")
+def test_versus_engines_agrees_with_ms_toollib_on_every_position():
+    out = ok("versus_engines.py", *ENGINES)
+    one(r"JSMinesweeper: skipped \(give --harness and --jsms to compare it\)", out)
+    total = int(one(r"seed 20260611, scale 0\.001: (\d+) positions", out)[1])
+    tables = engine_tables(out)
+    for rows in tables.values():
+        for n, _, unprovable, *js, agree, covered, differ, none in rows.values():
+            assert js == ["-", "-", "-"]
+            assert (int(agree) + int(covered), differ, none) == (int(n), "0", "0")
+            # only a flag the clues cannot prove lets ms-toollib answer another question
+            assert int(covered) <= int(unprovable)
+    n, _, unprovable, *_, covered, _, _ = tables["By kind"]["all"]
+    assert int(n) == total and int(covered) > 0  # the flagged positions were reached
+    gap = one(rf"  ms-toollib: ({NUM}(?:e-\d+)?) \(tolerance 1e-09\) over (\d+) positions .*",
+              out)
+    assert float(gap[1]) <= 1e-9 and int(gap[2]) == total - int(unprovable)
+    one(rf"ms-toollib: {total} of {total} positions agree \({covered} only with the flags "
+        r"the clues cannot prove covered again\), 0 disagree, 0 unanswered", out)
+    one(rf"every position agreed \({total} positions, \d+ cells\)", out)
+    assert "DISAGREEMENT" not in out and "NO ANSWER" not in out
+
+
+# JSMinesweeper's harness as jsms_ask.js --no-move sees it, made to be wrong: -1 for every
+# covered cell, and a position with a flag rejected as the real harness rejects one (an
+# error line, then the process ends); asked for a move, it refuses
+WRONG_HARNESS = """#!/usr/bin/env node
+"use strict";
+const fs = require("fs");
+async function loadJSMS(verbose) { return {}; }
+async function probs(args) {
+    await loadJSMS(false);
+    const rows = fs.readFileSync(args._[1], "utf8").trim().split("\\n").slice(1);
+    const fail = (error) => {
+        process.stdout.write(JSON.stringify({ error }) + "\\n");
+        process.exit(1);
+    };
+    if (args.move) fail("asked for a move");
+    if (rows.some(r => r.includes("F"))) fail("a flag");
+    const prob = rows.map(r => [...r].map(c => c === "?" ? -1 : 0));
+    process.stdout.write(JSON.stringify({ prob, ms: 0.5 }) + "\\n");
+}
+async function main() { return probs({ _: ["probs", process.argv[3]], move: true }); }
+
+main().catch(e => { process.stderr.write(String(e)); process.exit(1); });
+"""
+
+
+def test_versus_engines_fails_when_an_engine_disagrees_or_does_not_answer(tmp_path):
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    harness = tmp_path / "jsms_harness.js"
+    harness.write_text(WRONG_HARNESS)
+    (tmp_path / "Minesweeper" / "client").mkdir(parents=True)
+    (tmp_path / "Minesweeper" / "client" / "solver_main.js").write_text("")
+    done = run("versus_engines.py", *ENGINES, "--show", "2", "--harness", str(harness),
+               "--jsms", str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    out = done.stdout
+    assert "JSMinesweeper: skipped" not in out
+    tables = engine_tables(out)
+    flagged = {"flagsded", "flagsany", "endgame-f"}
+    for kind, (n, _, _, agree, differ, none, *_) in tables["By kind"].items():
+        if kind == "all":
+            continue
+        # refused (the node process started again for the next one) or wrong: never agreed
+        want = ("0", "0", n) if kind in flagged else ("0", n, "0")
+        assert (agree, differ, none) == want, kind
+    total, *_ = tables["By kind"]["all"]
+    refused = sum(int(row[0]) for kind, row in tables["By kind"].items() if kind in flagged)
+    assert 0 < refused < int(total)
+    one(rf"JSMinesweeper: 0 of {total} positions agree, {int(total) - refused} disagree, "
+        rf"{refused} unanswered", out)
+    shown = re.findall(r"^(?:DISAGREEMENT|NO ANSWER from) JSMinesweeper on ", out, re.M)
+    assert len(shown) == 2  # --show 2; the rest counted
+    one(rf"\.\.\. and {int(total) - 2} more \(--show {total} prints them all\)", out)
+    # disagreements first, the smallest first: small enough for the oracle to judge
+    assert re.search(r"^  oracle \(\d+ layouts? tried\): minesolver right at (\d+) of \1 "
+                     r"cells, JSMinesweeper at 0$", out, re.M)
+    one(rf"NOT ALL AGREED: exit status 1 \(0 positions minesolver did not answer, {total} "
+        r"disagreements or unanswered questions\)", out)
