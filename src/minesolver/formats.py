@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import InputError
+from .errors import InputError, counted
 from .minefield import Layout
 
 __all__ = [
@@ -228,7 +228,9 @@ def read_mbf_stream(data: bytes) -> list[Layout]:
     offset = 0
     while offset < len(data):
         if len(data) - offset < 4:
-            raise FormatError(f"MBF board {len(boards) + 1}: {len(data) - offset} stray bytes")
+            raise FormatError(
+                f"MBF board {len(boards) + 1}: {counted(len(data) - offset, 'stray byte')}"
+            )
         count = int.from_bytes(data[offset + 2 : offset + 4], "big")
         end = offset + 4 + 2 * count
         try:
@@ -239,15 +241,43 @@ def read_mbf_stream(data: bytes) -> list[Layout]:
     return boards
 
 
+MAX_BOARD_FILE = 256 << 20  # a million expert layouts as JSON lines: about 450 MB
+
+
 def read_boards(path: str | Path) -> list[Layout]:
     """The boards of a file: layout JSON lines, or MBF (one board, or several
     records one after another); errors name the file.
+
+    A ``.mbf`` file is read as MBF; any other is read as layout JSON lines when it
+    starts with ``{`` (after a byte-order mark), unless it is not that but is whole
+    MBF records (a board 123 columns wide starts with ``{``).  It must be a regular
+    file of at most :data:`MAX_BOARD_FILE` bytes: a run reads it again when resumed.
     """
-    data = Path(path).read_bytes()
+    path = Path(path)
     try:
-        if data.lstrip()[:1] in (b"{", b""):
-            return list(read_layouts(data.decode("utf-8")))
-        return read_mbf_stream(data)
+        if path.exists() and not path.is_file():  # a FIFO, a device, a process substitution
+            raise FormatError(f"{path}: not a regular file (a run reads its boards again "
+                              "when it is resumed)")
+        with path.open("rb") as file:
+            data = file.read(MAX_BOARD_FILE + 1)
+    except OSError as exc:
+        raise FormatError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_BOARD_FILE:
+        raise FormatError(f"{path}: over {MAX_BOARD_FILE:,} bytes, more than a board file holds")
+    try:
+        if path.suffix.lower() == ".mbf":
+            return read_mbf_stream(data)
+        text = data.removeprefix(b"\xef\xbb\xbf")
+        if text.lstrip()[:1] not in (b"{", b""):
+            return read_mbf_stream(data)
+        try:
+            return list(read_layouts(text.decode("utf-8")))
+        except (UnicodeDecodeError, FormatError):
+            try:
+                return read_mbf_stream(data)
+            except FormatError:
+                pass
+            raise
     except UnicodeDecodeError as exc:
         raise FormatError(f"{path}: not a layout file (byte {exc.start} is not UTF-8)") from None
     except FormatError as exc:

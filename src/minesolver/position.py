@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .codes import BLANK, COVERED, FLAG, MINE, is_covered, is_marked, is_number
-from .errors import InputError, quote
+from .errors import InputError, counted, quote
 from .geometry import Grid
 
 __all__ = ["EXAMPLE_POSITION", "Position", "PositionError"]
@@ -82,9 +82,10 @@ class Position:
     def from_text(cls, text: str) -> Position:
         """Read JSMinesweeper's ``.mine`` text: ``WxHxM`` then H rows of W characters.
 
-        Trailing blank lines, trailing spaces and Windows line ends are accepted;
-        anything else unreadable raises :class:`PositionError` naming the line,
-        the column and the character.
+        A leading byte-order mark (Windows Notepad's "UTF-8 with BOM"), trailing blank
+        lines, trailing spaces and Windows line ends are accepted; anything else
+        unreadable raises :class:`PositionError` naming the line, the column and the
+        character.
 
         >>> Position.from_text("2x1x1\\nF1").cells
         b'\\n\\x01'
@@ -93,7 +94,7 @@ class Position:
         ...
         minesolver.position.PositionError: line 2, column 2: unexpected character 'x' ...
         """
-        lines = [line.rstrip() for line in text.splitlines()]
+        lines = [line.rstrip() for line in text.removeprefix("\ufeff").splitlines()]
         while lines and not lines[-1]:
             lines.pop()
         top = 0  # leading blank lines, so error messages still name the file's lines
@@ -124,11 +125,12 @@ class Position:
         rows = lines[1:]
         if len(rows) < height:
             raise PositionError(
-                f"line {top + len(rows) + 2}: expected {height} rows of cells, found {len(rows)}"
+                f"line {top + len(rows) + 2}: expected {counted(height, 'row')} of cells, "
+                f"found {len(rows)}"
             )
         if len(rows) > height:
             raise PositionError(
-                f"line {top + height + 2}: expected {height} rows of cells, found more: "
+                f"line {top + height + 2}: expected {counted(height, 'row')} of cells, found more: "
                 f"{quote(rows[height], 20)}"
             )
         cells = bytearray(width * height)

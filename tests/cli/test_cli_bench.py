@@ -195,6 +195,22 @@ def test_mbf_boards_are_played_as_given(tmp_path):
         assert (bool(row[6]), row[7]) == (record.won, record.clicks)
 
 
+def test_board_files_that_cannot_be_played_are_refused_in_one_line(tmp_path):
+    db = tmp_path / "results.sqlite"
+    empty = tmp_path / "empty.mbf"
+    empty.write_bytes(b"")
+    endless = tmp_path / "zero.mbf"  # a device: its size says 0, reading never ends
+    endless.symlink_to("/dev/zero")
+    fifo = tmp_path / "boards.jsonl"  # would hang, and a resumed run could not read it again
+    os.mkfifo(fifo)
+    for path, said in ((empty, "holds no board"), (endless, "not a regular file"),
+                       (fifo, "not a regular file")):
+        result = run_cli("bench", "--rules", "8x8x9", "--layouts", str(path), "--games", "1",
+                         "--workers", "1", "--db", str(db), timeout=60)
+        assert_one_error_line(result, path.name, said)
+    assert not db.exists()
+
+
 def test_the_studies_measures_are_reported_and_stored(tmp_path):
     db = tmp_path / "results.sqlite"
     data = bench("--rules", "9x9x10", "--games", "12", "--strategy", "tank", "--seed", "2",

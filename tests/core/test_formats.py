@@ -214,5 +214,24 @@ def test_read_boards_errors_name_the_file(tmp_path):
     with pytest.raises(FormatError,
                        match=r"latin\.jsonl: not a layout file \(byte \d+ is not UTF-8\)"):
         read_boards(latin)
-    with pytest.raises(OSError):
+    with pytest.raises(FormatError, match=r"missing\.jsonl: cannot read it: No such file"):
         read_boards(tmp_path / "missing.jsonl")
+    # not a regular file: a run reads its boards again when resumed (and /dev/zero never ends)
+    endless = tmp_path / "zero.mbf"
+    endless.symlink_to("/dev/zero")
+    with pytest.raises(FormatError, match=r"zero\.mbf: not a regular file"):
+        read_boards(endless)
+
+
+def test_read_boards_tells_mbf_from_json_by_more_than_the_first_byte(tmp_path):
+    wide = Layout(123, 10, (0, 5, 1229))  # width 123 is the byte "{"
+    for name in ("wide.mbf", "wide.bin", "wide"):
+        (tmp_path / name).write_bytes(write_mbf(wide))
+        assert read_boards(tmp_path / name) == [wide]
+    bom = tmp_path / "bom.jsonl"  # a layout file saved as "UTF-8 with BOM"
+    bom.write_bytes(b"\xef\xbb\xbf" + GOOD.encode() + b"\n")
+    assert len(read_boards(bom)) == 1
+    bad = tmp_path / "bad.txt"  # neither: the JSON error is the one named
+    bad.write_text("{oops\n")
+    with pytest.raises(FormatError, match=r"bad\.txt: layout line 1: not JSON"):
+        read_boards(bad)

@@ -547,6 +547,9 @@ def test_analyse_text_json_and_grid_agree(client: TestClient) -> None:
     expected.pop("seconds")
     answers = [
         client.post("/api/analyse", content=EXAMPLE, headers={"content-type": "text/plain"}),
+        # saved by Windows Notepad as "UTF-8 with BOM": read as the CLI reads it
+        client.post("/api/analyse", content=b"\xef\xbb\xbf" + EXAMPLE.encode(),
+                    headers={"content-type": "text/plain"}),
         client.post("/api/analyse", json={"text": EXAMPLE}),
         client.post(
             "/api/analyse",

@@ -461,6 +461,16 @@ def test_files_open_save_and_drop_and_links_reproduce(page: Any, tmp_path: Path)
     saved = Path(download.value.path()).read_text()
     assert download.value.suggested_filename == "position.mine"
     assert Position.from_text(saved) == Position.from_text(EXAMPLE_POSITION)
+    # saved by Notepad ("UTF-8 with BOM") with a "W×H×M" header: still a position, not a board
+    header, rest = EXAMPLE_POSITION.split("\n", 1)
+    for name in ("notepad.mine", "notepad"):
+        (tmp_path / name).write_bytes(
+            b"\xef\xbb\xbf" + (header.replace("x", "×") + "\n" + rest).encode())
+        page.fill("#analyse-text", "")
+        page.set_input_files("#analyse-open", str(tmp_path / name))
+        page.wait_for_function("document.querySelector('#analyse-text').value.includes('×')")
+        page.wait_for_function(solved, arg=str(expected.solutions))
+        assert page.evaluate("location.hash") == "#analyse"
 
     # a link to the position opens it in Analyse
     page.click("#analyse-share")

@@ -80,6 +80,8 @@ def validate(spec: RunSpec) -> None:
             layout_of(spec, point * spec.games)  # too dense: NoGuessError now, not in a worker
     if spec.layouts is not None:
         boards = load_layouts(spec.layouts)
+        if not boards:
+            raise InputError(f"{spec.layouts} holds no board")
         if len(boards) < spec.total_games:
             fewer = f": give --games {len(boards)} or fewer" if len(spec.points) == 1 else ""
             raise InputError(

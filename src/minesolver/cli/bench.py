@@ -154,7 +154,9 @@ def bench_cmd(
             games=games,
             seed=seed,
             start=start,
-            layouts=str(Path(layouts).resolve()) if layouts else None,
+            # the file itself, before a link is resolved: read_boards refuses a pipe's
+            layouts=str(Path(layouts).resolve()) if layouts and Path(layouts).is_file()
+            else layouts,
         )
 
     if resume is not None:

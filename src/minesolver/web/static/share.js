@@ -94,7 +94,9 @@ const share = {
         return review.send();
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
-      if (/\.mbf$/i.test(file.name) || !looksLikeText(bytes)) {
+      // the name decides when it can (.mbf a board; .mine, .txt a position), else the bytes
+      const named = /\.(mine|txt)$/i.test(file.name);
+      if (/\.mbf$/i.test(file.name) || (!named && !looksLikeText(bytes))) {
         const name = encodeURIComponent(file.name);
         const data = await api("POST", `/api/games/board?name=${name}`, bytes, "application/octet-stream");
         location.hash = "play";
@@ -167,10 +169,14 @@ const share = {
   },
 };
 
-// .mine text is printable ASCII; an MBF board starts with two size bytes and is binary.
+// .mine text is UTF-8 without control characters but tab and line ends (a BOM and a
+// "30×16×99" header included); an MBF board starts with two size bytes and is binary.
 function looksLikeText(bytes) {
-  const head = bytes.subarray(0, 64);
-  return head.length > 0 && head.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
+  let text;
+  try {  // streamed: a character cut by the 4096-byte window is not an error
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, 4096), { stream: true });
+  } catch (err) { return false; }
+  return text.length > 0 && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text);
 }
 
 export { share };

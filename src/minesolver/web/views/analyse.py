@@ -39,7 +39,8 @@ async def read_position(request: Request, max_side: int) -> Position:
             ) from None
     else:
         text = _text_of(await read_json(request, ("text", "position")), max_side)
-    header = text.lstrip().split("\n", 1)[0].lower().replace("×", "x").split("x")
+    first = text.removeprefix("\ufeff").lstrip().split("\n", 1)[0]
+    header = first.lower().replace("×", "x").split("x")
     if len(header) == 3 and all(part.strip().isdecimal() and len(part) < 10 for part in header[:2]):
         check_size(int(header[0]), int(header[1]), max_side)  # before reading every row
     position = Position.from_text(text)  # PositionError -> 400
