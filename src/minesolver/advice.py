@@ -41,7 +41,22 @@ from .strategies.best import Best
 from .strategies.forced import forced_guess
 from .survey import count_with, min_probability, shown_values
 
-__all__ = ["Advice", "Outlook", "advise", "outlook"]
+__all__ = ["Advice", "Outlook", "advise", "outlook", "percent"]
+
+
+def percent(chance: Fraction | float) -> str:
+    """A chance for people, to one decimal, but never a possible event shown as 0% or
+    a risky one as 100%: those get the digits that tell them apart.
+
+    >>> percent(Fraction(1, 3)), percent(Fraction(7999, 8000)), percent(1), percent(0)
+    ('33.3%', '99.99%', '100.0%', '0.0%')
+    """
+    x = float(chance)
+    digits = 1
+    while 0 < x < 1 and f"{x:.{digits}%}" in (f"{0:.{digits}%}", f"{1:.{digits}%}") \
+            and digits < 12:
+        digits += 1
+    return f"{x:.{digits}%}"
 
 
 @dataclass(frozen=True)
@@ -115,12 +130,12 @@ class Advice:
         if self.reason == "forced":
             others = ", ".join(str(cell) for cell in self.group if cell != self.cell)
             return head + (
-                f"an unavoidable guess, {float(self.outlook.safety):.1%} safe, with "
+                f"an unavoidable guess, {percent(self.outlook.safety)} safe, with "
                 f"{others}; nothing can ever tell them apart, so one must be opened"
             )
         figures = (
-            f"{float(look.safety):.1%} safe, {float(look.survive_two):.1%} to survive this "
-            f"and the next move, {float(look.zero):.1%} a zero, {float(look.progress):.1%} "
+            f"{percent(look.safety)} safe, {percent(look.survive_two)} to survive this "
+            f"and the next move, {percent(look.zero)} a zero, {percent(look.progress)} "
             "new safe cells"
         )
         if self.reason == "fifty":
@@ -130,7 +145,8 @@ class Advice:
             )
         if self.reason == "endgame":
             assert self.win_chance is not None
-            return head + f"the endgame's best move, win chance {self.win_chance:.1%}; {figures}"
+            return head + (f"the endgame's best move, win chance {percent(self.win_chance)}; "
+                           f"{figures}")
         return head + f"a guess: {figures}"
 
 

@@ -37,7 +37,7 @@ from typing import Literal
 
 import numpy as np
 
-from .advice import Advice, advise
+from .advice import Advice, advise, percent
 from .analysis import Analysis, analyze
 from .codes import BLANK, COVERED, FLAG, is_number
 from .errors import InconsistentPositionError
@@ -113,18 +113,19 @@ class ClickReview:
         assert self.probability is not None
         if not self.guess:
             return head + "safe, a deduction"
-        text = f"a guess at {float(self.probability):.1%} mine risk"
+        text = f"a guess at {percent(self.probability)} mine risk"
         if self.needless:
             were = "cell was" if self.safe_cells == 1 else "cells were"
             text += f"; needless: {self.safe_cells} certainly-safe {were} there"
         elif self.safest is not None and self.safest < self.probability:
-            text += f"; the safest cell had {float(self.safest):.1%}"
+            text += f"; the safest cell had {percent(self.safest)}"
         if self.advice is not None and self.advice.cell != self.cell:
             text += f"; best: {self.advice.text}"
         elif self.advice is not None:
             text += f"; best's move too ({self.advice.reason})"
         if self.given_up is not None:
-            text += f"; win chance {self.best_win:.1%} best, {self.win:.1%} after this"
+            assert self.best_win is not None and self.win is not None  # set together
+            text += f"; win chance {percent(self.best_win)} best, {percent(self.win)} after this"
         if self.exploded:
             text += "; it hit a mine"
         return head + text

@@ -205,7 +205,7 @@ def test_contradicted_clue_is_named(text, clues):
 
 
 def test_more_flags_than_mines():
-    with pytest.raises(InconsistentPositionError, match=r"2 flags and known mines .* only 1 mines"):
+    with pytest.raises(InconsistentPositionError, match=r"2 flags and known mines .* only 1 mine$"):
         analyze(Position.from_text("3x1x1\nFMH\n"))
 
 

@@ -121,7 +121,7 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("3x2x1\nHHH\n1111\n", "line 3: expected 3 characters, found 4"),
         ("3x3x1\nHHH\nHHH\n", "line 4: expected 3 rows of cells, found 2"),
         ("3x3x1\n", "line 2: expected 3 rows of cells, found 0"),
-        ("3x1x1\nHHH\nHHH\n", "line 3: expected 1 rows of cells, found more: 'HHH'"),
+        ("3x1x1\nHHH\nHHH\n", "line 3: expected 1 row of cells, found more: 'HHH'"),
         ("3x3x1\nHHH\n\nHHH\n", "line 3: expected 3 characters, found 0"),
         ("3x2x1\nHHH\n\nHHH\n", "line 4: expected 2 rows of cells, found more: 'HHH'"),
         ("", "line 1: empty text"),

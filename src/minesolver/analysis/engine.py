@@ -39,7 +39,7 @@ from .counting import FrontCount
 from .joining import ONE, Binomials, density_weights, front_weights, objects, scaled_weights
 from .result import Analysis, FrontSummary
 from .state import State, Unit
-from .system import InconsistentPositionError, SoftClue
+from .system import InconsistentPositionError, SoftClue, known_mines
 
 __all__ = ["Analysis", "Engine", "FrontSummary", "Outcome", "analyze"]
 
@@ -240,12 +240,7 @@ class Engine:
     def _analyse(self, state: State) -> Analysis:
         start = time.perf_counter()
         position = state.position
-        known = position.cells.count(FLAG) + position.cells.count(MINE)
-        if known > position.mines:
-            raise InconsistentPositionError(
-                f"{known} flags and known mines but the position has only "
-                f"{position.mines} mines"
-            )
+        known = known_mines(position)
         remaining = position.mines - known - state.settled_mines
         if remaining < 0:
             raise InconsistentPositionError(

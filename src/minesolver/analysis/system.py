@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..codes import BLANK, COVERED, FLAG, MINE
-from ..errors import EngineLimitError, InconsistentPositionError
+from ..errors import EngineLimitError, InconsistentPositionError, counted
 from ..geometry import neighbour_sum
 from ..position import Position
 
@@ -33,6 +33,7 @@ __all__ = [
     "System",
     "build_system",
     "clue_cells",
+    "known_mines",
     "raw_clues",
     "run_trivial_rules",
 ]
@@ -74,6 +75,22 @@ class System:
 SoftClue = Callable[[int, int, int, int], tuple[int, ...] | None]
 
 
+def known_mines(position: Position) -> int:
+    """The flags and shown mines of ``position``; more than its mines is an
+    :class:`InconsistentPositionError`.
+
+    >>> known_mines(Position.from_text("3x1x2\\nF1H\\n"))
+    1
+    """
+    known = position.cells.count(FLAG) + position.cells.count(MINE)
+    if known > position.mines:
+        raise InconsistentPositionError(
+            f"{known} flags and known mines but the position has only "
+            f"{counted(position.mines, 'mine')}"
+        )
+    return known
+
+
 def build_system(
     position: Position,
     *,
@@ -95,13 +112,7 @@ def build_system(
     """
     w, h = position.width, position.height
     cells = position.cells
-    known_mines = cells.count(FLAG) + cells.count(MINE)
-    remaining = position.mines - known_mines
-    if remaining < 0:
-        raise InconsistentPositionError(
-            f"{known_mines} flags and known mines but the position has only "
-            f"{position.mines} mines"
-        )
+    left = remaining = position.mines - known_mines(position)
     clues = raw_clues(position, clue_cells(position, soft is not None), soft)
     unknown_all: list[int] = (
         np.flatnonzero(np.frombuffer(cells, dtype=np.uint8) == COVERED).tolist()
@@ -113,7 +124,7 @@ def build_system(
         run_trivial_rules(system)
     if system.remaining < 0:
         raise InconsistentPositionError(
-            f"the clues need more than the {position.mines - known_mines} mines left"
+            f"the clues need more than the {counted(left, 'mine')} left"
         )
     return system
 
@@ -138,7 +149,8 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
             if not any(factor):
                 raise InconsistentPositionError(
                     f"clue {code} at {divmod(i, w)} cannot be shown with "
-                    f"{flagged} flags and {len(unknown)} covered cells around it",
+                    f"{counted(flagged, 'flag')} and {counted(len(unknown), 'covered cell')} "
+                    "around it",
                     divmod(i, w),
                 )
             if unknown:
@@ -148,8 +160,8 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
         if need < 0 or need > len(unknown):
             row, col = divmod(i, w)
             raise InconsistentPositionError(
-                f"clue {code} at ({row}, {col}) has {flagged} flags and "
-                f"{len(unknown)} covered cells around it",
+                f"clue {code} at ({row}, {col}) has {counted(flagged, 'flag')} and "
+                f"{counted(len(unknown), 'covered cell')} around it",
                 (row, col),
             )
         if unknown:
