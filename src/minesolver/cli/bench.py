@@ -154,7 +154,8 @@ def bench_cmd(
             games=games,
             seed=seed,
             start=start,
-            # the file itself, before a link is resolved: read_boards refuses a pipe's
+            # a pipe or device stays as given (resolved, /dev/fd/63 names what cannot be
+            # opened), for read_boards to refuse by the name the user gave
             layouts=str(Path(layouts).resolve()) if layouts and Path(layouts).is_file()
             else layouts,
         )
