@@ -419,6 +419,26 @@ def test_no_two_elements_share_an_id(page: Any) -> None:
         assert sorted({i for i in ids if ids.count(i) > 1}) == [], mode
 
 
+def test_a_game_started_while_a_step_loads_shows_its_own_first_step(page: Any) -> None:
+    # the new game's step 0, asked for while the old game's last step was on its way,
+    # was dropped with that step: a game over before it came stayed on "Loading…"
+    open_mode(page, "watch")
+    choose(page, "watch", "beginner", 1)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
+                           "&& !watch.loading")
+    page.evaluate(SLOW_FETCH, [2500, "/steps/"])
+    page.click("#watch-step-last")  # on its way for 2.5 s, and meanwhile a new game
+    choose(page, "watch", "intermediate", 21)
+    page.click("#watch-go")
+    page.wait_for_function("watch.summary && watch.summary.rules === '16x16x40' "
+                           "&& watch.summary.status === 'done'", timeout=30_000)
+    page.wait_for_function("watch.step && watch.step.position.width === 16 && !watch.loading",
+                           timeout=15_000)
+    assert page.evaluate("watch.index") == 0
+    assert page.get_attribute("#watch-counter", "data-index") == "0"
+
+
 def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     # a click or key while a step loads was dropped: "Last" pressed as a paused
     # playback's step was still on its way did nothing

@@ -154,10 +154,12 @@ const watch = {
     } finally {
       this.loading = false;
       this.heading = null;
+      // start() clears `wanted`: whatever is in it now was asked of the game on show,
+      // this one or one started meanwhile (its first step: index is 0 but not yet shown)
       const next = this.wanted;
       this.wanted = null;
-      const same = this.summary && this.summary.id === s.id;  // not a game started since
-      if (next !== null && same && next !== this.index) this.go(next);
+      const same = this.summary && this.summary.id === s.id;
+      if (next !== null && (!same || next !== this.index)) this.go(next);
     }
   },
 
