@@ -18,6 +18,7 @@ Layout(width=3, height=2, mines=(0, 5))
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -109,6 +110,10 @@ def read_mbf(data: bytes) -> Layout:
     except FormatError:
         if data.lstrip()[:1] in (b"{", b"[") and _is_text(data):
             raise FormatError("not an MBF board: it reads as JSON text (a layout file?)") from None
+        if _MINE_HEADER.match(data.removeprefix(b"\xef\xbb\xbf").lstrip()) and _is_text(data):
+            raise FormatError(
+                "not an MBF board: it reads as .mine position text (open it as a position)"
+            ) from None
         raise
     if end < len(data):
         extra = len(data) - end
@@ -118,6 +123,9 @@ def read_mbf(data: bytes) -> Layout:
             f"MBF data has {what} after its {layout.width}x{layout.height} board ({more})"
         )
     return layout
+
+
+_MINE_HEADER = re.compile(rb"\d+\s*(?:x|\xc3\x97)\s*\d+\s*(?:x|\xc3\x97)\s*\d+\s*\r?\n", re.I)
 
 
 def _is_text(data: bytes) -> bool:

@@ -83,6 +83,8 @@ def test_mbf_known_bytes():
         (bytes([2, 1, 0, 1, 1, 0]) * 2, r"6 bytes after its 2x1 board \(another board\?\)"),
         (b'{"width": 9, "height": 9, "mines": [1]}\n', "not an MBF board: it reads as JSON text"),
         (b"[[0, 1]]", "not an MBF board: it reads as JSON text"),
+        (b"9x9x10\nHHHHHHHHH\n", r"not an MBF board: it reads as \.mine position text"),
+        ("\ufeff9×9×10\r\nHHHHHHHHH\r\n".encode(), r"reads as \.mine position text"),
     ],
 )
 def test_mbf_errors(data, pattern):
