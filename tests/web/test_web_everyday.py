@@ -464,6 +464,13 @@ def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     page.wait_for_function("watch.index === 2 && !watch.loading", timeout=10_000)
     page.wait_for_timeout(1000)  # and stays there
     assert page.evaluate("watch.index") == 2
+    # Play at the last step plays the game again from its first click
+    page.click("#watch-step-last")
+    page.wait_for_function("i => watch.index === i && !watch.loading", arg=last, timeout=10_000)
+    page.fill("#watch-speed", "30")
+    page.click("#watch-play")
+    page.wait_for_function("watch.index >= 1 && watch.index < 5", timeout=10_000)
+    page.click("#watch-play")  # pause
 
 
 # ---------------------------------------------------------------------- files and links

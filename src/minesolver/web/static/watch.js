@@ -272,7 +272,13 @@ const watch = {
     }
   },
 
-  toggle() { if (this.timer) this.pause(); else this.resume(); },
+  // Play from the last step of a finished game starts it again from the first click.
+  toggle() {
+    if (this.timer) return this.pause();
+    const s = this.summary;
+    if (s && s.status === "done" && this.index === s.steps - 1) this.go(0);
+    this.resume();
+  },
 
   resume() {
     if (!this.summary) return;
