@@ -1,4 +1,4 @@
-"""Writing files whole or not at all.
+"""Writing files whole or not at all, and reading them within a size.
 
 A file is written under a temporary name in its own folder and renamed into
 place only once it is complete: an error, a full disk or Ctrl-C never leaves a
@@ -6,7 +6,9 @@ half-written or empty file behind, and an existing file is replaced only by a
 complete new one.  A symbolic link is written through (its target replaced); a
 device or a pipe (``/dev/stdout``, a FIFO) is written straight, as a shell's ``>``
 would, since it cannot be replaced.  Errors name the file, and two options naming the
-same file are refused before anything is written (:func:`check_distinct`).
+same file are refused before anything is written (:func:`check_distinct`).  A file
+read whole is read to one byte past its cap at most (:func:`read_capped`): a device
+such as ``/dev/zero`` reports a size of 0 and never ends.
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d:
@@ -30,7 +32,40 @@ from typing import IO
 
 from .errors import InputError
 
-__all__ = ["atomic_write", "check_distinct", "check_writable", "write_bytes", "write_files"]
+__all__ = [
+    "atomic_write",
+    "check_distinct",
+    "check_writable",
+    "read_capped",
+    "write_bytes",
+    "write_files",
+]
+
+
+def read_capped(
+    path: str | Path, limit: int, what: str, error: type[InputError] = InputError
+) -> bytes:
+    """The bytes of ``path``, at most ``limit`` of them; ``error`` (naming the path)
+    when it cannot be read or holds more (``what`` names such a file).
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "a.bin")
+    ...     write_bytes(path, b"12345")
+    ...     read_capped(path, 5, "a board file")
+    ...     read_capped(path, 4, "a board file")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    minesolver.errors.InputError: .../a.bin is over 4 bytes: a board file is at most that
+    """
+    try:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise error(f"{path} is over {limit:,} bytes: {what} is at most that")
+    return data
 
 
 def _new_mode() -> int:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import InputError, counted
+from .files import read_capped
 from .minefield import Layout
 
 __all__ = [
@@ -252,40 +253,35 @@ def read_mbf_stream(data: bytes) -> list[Layout]:
 MAX_BOARD_FILE = 256 << 20  # a million expert layouts as JSON lines: about 450 MB
 
 
+def _mbf_records(data: bytes) -> list[Layout] | None:
+    """The boards of ``data`` if it is whole MBF records, else ``None``."""
+    try:
+        return read_mbf_stream(data)
+    except FormatError:
+        return None
+
+
 def read_boards(path: str | Path) -> list[Layout]:
     """The boards of a file: layout JSON lines, or MBF (one board, or several
     records one after another); errors name the file.
 
     A ``.mbf`` file is read as MBF; any other is read as layout JSON lines when it
-    starts with ``{`` (after a byte-order mark), unless it is not that but is whole
-    MBF records (a board 123 columns wide starts with ``{``).  It must be a regular
+    starts with ``{`` (after a byte-order mark), unless it is whole MBF records (a
+    board 123 columns wide starts with ``{``).  It must be a regular
     file of at most :data:`MAX_BOARD_FILE` bytes: a run reads it again when resumed.
     """
     path = Path(path)
+    if path.exists() and not path.is_file():  # a FIFO, a device, a process substitution
+        raise FormatError(f"{path}: not a regular file (a run reads its boards again "
+                          "when it is resumed)")
+    data = read_capped(path, MAX_BOARD_FILE, "a board file", FormatError)
+    text = data.removeprefix(b"\xef\xbb\xbf")
+    as_json = path.suffix.lower() != ".mbf" and text.lstrip()[:1] in (b"{", b"")
     try:
-        if path.exists() and not path.is_file():  # a FIFO, a device, a process substitution
-            raise FormatError(f"{path}: not a regular file (a run reads its boards again "
-                              "when it is resumed)")
-        with path.open("rb") as file:
-            data = file.read(MAX_BOARD_FILE + 1)
-    except OSError as exc:
-        raise FormatError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    if len(data) > MAX_BOARD_FILE:
-        raise FormatError(f"{path}: over {MAX_BOARD_FILE:,} bytes, more than a board file holds")
-    try:
-        if path.suffix.lower() == ".mbf":
+        if not as_json:
             return read_mbf_stream(data)
-        text = data.removeprefix(b"\xef\xbb\xbf")
-        if text.lstrip()[:1] not in (b"{", b""):
-            return read_mbf_stream(data)
-        try:
-            return list(read_layouts(text.decode("utf-8")))
-        except (UnicodeDecodeError, FormatError):
-            try:
-                return read_mbf_stream(data)
-            except FormatError:
-                pass
-            raise
+        whole_mbf = _mbf_records(data)  # a board 123 columns wide starts with "{" too
+        return whole_mbf if whole_mbf is not None else list(read_layouts(text.decode("utf-8")))
     except UnicodeDecodeError as exc:
         raise FormatError(f"{path}: not a layout file (byte {exc.start} is not UTF-8)") from None
     except FormatError as exc:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import InputError, quote
+from .files import read_capped
 from .formats import read_json
 from .game import Game
 from .minefield import Layout
@@ -116,14 +117,7 @@ def read_replay(path: str | Path) -> Replay:
     path = Path(path)
     if path.is_dir():
         raise ReplayError(f"{path} is a folder, not a replay or log file")
-    try:
-        with path.open("rb") as file:  # at most one byte past the cap: a device never ends
-            data = file.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise ReplayError(f"{path} is over {MAX_BYTES:,} bytes: a replay is at most that")
-    return read_replay_bytes(data, path.name)
+    return read_replay_bytes(read_capped(path, MAX_BYTES, "a replay", ReplayError), path.name)
 
 
 def read_replay_bytes(data: bytes, name: str) -> Replay:

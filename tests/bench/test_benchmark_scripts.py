@@ -129,22 +129,30 @@ def test_endgame_worth_compiled_counts_searches_over_budget():
     one(rf"mean over them: W\* {NUM}, V {NUM}", out)  # no move judged
 
 
-# JSMinesweeper's harness, reduced to what benchmarks/jsms_ask.js needs of it: it opens the
-# first covered cell (the real one needs a JSMinesweeper checkout, which CI does not have)
-STAND_IN = """#!/usr/bin/env node
+def stand_in(answer: str, argv: int) -> str:
+    """JSMinesweeper's harness reduced to what benchmarks/jsms_ask.js needs of it (the
+    real one needs a JSMinesweeper checkout, which CI does not have): ``probs`` reads the
+    position's ``rows`` and runs ``answer``; its ``main`` takes the file from ``argv``."""
+    return f"""#!/usr/bin/env node
 "use strict";
 const fs = require("fs");
-async function loadJSMS(verbose) { return {}; }
-async function probs(args) {
+async function loadJSMS(verbose) {{ return {{}}; }}
+async function probs(args) {{
     await loadJSMS(false);
     const rows = fs.readFileSync(args._[1], "utf8").trim().split("\\n").slice(1);
-    const y = rows.findIndex(r => r.includes("?"));
-    process.stdout.write(JSON.stringify({ move: { x: rows[y].indexOf("?"), y } }) + "\\n");
-}
-async function main() { return probs({ _: ["probs", process.argv[2]], move: true }); }
+{answer}
+}}
+async function main() {{ return probs({{ _: ["probs", process.argv[{argv}]], move: true }}); }}
 
-main().catch(e => { process.stderr.write(String(e)); process.exit(1); });
+main().catch(e => {{ process.stderr.write(String(e)); process.exit(1); }});
 """
+
+
+# it opens the first covered cell
+STAND_IN = stand_in("""\
+    const y = rows.findIndex(r => r.includes("?"));
+    process.stdout.write(JSON.stringify({ move: { x: rows[y].indexOf("?"), y } }) + "\\n");""",
+                    2)
 
 
 def test_endgame_worth_asks_a_harness_for_its_move(tmp_path):
@@ -338,13 +346,7 @@ def test_versus_engines_agrees_with_ms_toollib_on_every_position():
 # JSMinesweeper's harness as jsms_ask.js --no-move sees it, made to be wrong: -1 for every
 # covered cell, and a position with a flag rejected as the real harness rejects one (an
 # error line, then the process ends); asked for a move, it refuses
-WRONG_HARNESS = """#!/usr/bin/env node
-"use strict";
-const fs = require("fs");
-async function loadJSMS(verbose) { return {}; }
-async function probs(args) {
-    await loadJSMS(false);
-    const rows = fs.readFileSync(args._[1], "utf8").trim().split("\\n").slice(1);
+WRONG_HARNESS = stand_in("""\
     const fail = (error) => {
         process.stdout.write(JSON.stringify({ error }) + "\\n");
         process.exit(1);
@@ -352,12 +354,7 @@ async function probs(args) {
     if (args.move) fail("asked for a move");
     if (rows.some(r => r.includes("F"))) fail("a flag");
     const prob = rows.map(r => [...r].map(c => c === "?" ? -1 : 0));
-    process.stdout.write(JSON.stringify({ prob, ms: 0.5 }) + "\\n");
-}
-async function main() { return probs({ _: ["probs", process.argv[3]], move: true }); }
-
-main().catch(e => { process.stderr.write(String(e)); process.exit(1); });
-"""
+    process.stdout.write(JSON.stringify({ prob, ms: 0.5 }) + "\\n");""", 3)
 
 
 def test_versus_engines_fails_when_an_engine_disagrees_or_does_not_answer(tmp_path):
