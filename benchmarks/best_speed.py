@@ -17,17 +17,22 @@ version only.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import subprocess
 import sys
 
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    add_strategy,
+    script_parser,
+)
+
 CHILD = r"""
 import json, sys, time
 from minesolver.play import play_game
-
 from minesolver.rules import Rules
 from minesolver.strategies import find_strategy
 rules = Rules.from_string(sys.argv[1])
@@ -67,13 +72,13 @@ def child(src: str | None, rules: str, strategy: str) -> subprocess.Popen[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--old-src", required=True, help="src folder of the other checkout")
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--strategy", default="best")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--chunk", type=int, default=50)
+    add_board(parser)
+    add_strategy(parser)
+    add_games(parser, games=2000, seed=2026)
+    parser.add_argument("--chunk", type=int, default=50,
+                        help="games each side plays before the other takes its turn")
     args = parser.parse_args(argv)
     from minesolver.bench.stats import mcnemar, percentile
     from minesolver.rng import derive_seed

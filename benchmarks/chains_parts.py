@@ -12,12 +12,17 @@ process (loading it from numba's cache) is counted like any other.
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    add_strategy,
+    script_parser,
+)
 
 import minesolver.strategies.best as best_module
 from minesolver.analysis.kernels import kernel_in_use
@@ -48,11 +53,10 @@ def line(name: str, seconds: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--strategy", default="best")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1000)
+    parser = script_parser(__doc__)
+    add_board(parser)
+    add_strategy(parser)
+    add_games(parser, games=300, seed=1000)
     args = parser.parse_args()
     rules = Rules.from_string(args.rules)
     bound: list[float] = []

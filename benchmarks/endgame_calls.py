@@ -10,10 +10,15 @@ the endgame search and the calls that returned no move (the search hit
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import Counter
+
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    script_parser,
+)
 
 from minesolver.play import play_game
 from minesolver.position import Position
@@ -23,11 +28,11 @@ from minesolver.strategies.endgame import Endgame, EndgameResult
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
-    parser.add_argument("--strategy", action="append", required=True)
+    parser = script_parser(__doc__)
+    add_board(parser)
+    add_games(parser, games=40, seed=0, seed_help="game i is played with seed+i")
+    parser.add_argument("--strategy", action="append", required=True,
+                        help="a strategy spec to count the calls of (repeat)")
     args = parser.parse_args(argv)
     rules = Rules.from_string(args.rules)
     calls: Counter[str] = Counter()

@@ -23,10 +23,15 @@ on the win chance wherever both finish; they search different numbers of states
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
+
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    script_parser,
+)
 
 from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.analysis.kernels import compiled_available
@@ -60,10 +65,9 @@ def positions(rules: Rules, games: int, seed: int, low: int, high: int) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
+    parser = script_parser(__doc__)
+    add_board(parser)
+    add_games(parser, games=100, seed=0, seed_help="game i is played with seed+i")
     parser.add_argument("--min", type=int, default=300, help="fewest layouts of a position")
     parser.add_argument("--max", type=int, default=5000, help="most layouts of a position")
     parser.add_argument("--budget", type=int, default=100_000, help="states per search")

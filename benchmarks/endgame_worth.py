@@ -49,13 +49,17 @@ A position whose search passes ``--budget`` states is counted and left out.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
 from pathlib import Path
 
 from losses import jsms_move  # benchmarks/losses.py: JSMinesweeper's move on a position
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    script_parser,
+)
 
 from minesolver.analysis.enumerate import enumerate_layouts
 from minesolver.bench.stats import Z95
@@ -77,14 +81,13 @@ def interval(values: list[float]) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")
+    parser = script_parser(__doc__)
+    add_board(parser)
+    add_games(parser, games=200, seed=0, seed_help="game i is played with seed+i")
     parser.add_argument("--layouts", type=int, default=5000, help="the bigger search's limit")
     parser.add_argument("--budget", type=int, default=3_000_000, help="states per search")
     parser.add_argument("--floor", type=int, default=Best().endgame_layouts,
-                        help="best's own endgame threshold (default: its default)")
+                        help="best's own endgame threshold")
     parser.add_argument("--strategy", action="append", default=[],
                         help="also judge this strategy's move at the same positions")
     parser.add_argument("--compiled", action="store_true",

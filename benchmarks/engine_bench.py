@@ -21,7 +21,6 @@ Record figures in docs/benchmarks.md with the command, the date and the machine.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -31,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver import Game, Position, Rules
 from minesolver.analysis import Analysis, analyze
@@ -363,7 +363,7 @@ def verdict(label: str, ok: bool, figure: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--seed", type=int, default=1, help="seed of the generated positions")
     parser.add_argument("--repeat", type=int, default=5, help="runs per position; best is kept")
     parser.add_argument(

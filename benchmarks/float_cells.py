@@ -13,10 +13,11 @@ differ only where two candidates tie that closely, or where the 50/50 screen now
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 import minesolver.strategies.best as best_module
 from minesolver.bench.stats import mcnemar
@@ -26,7 +27,7 @@ from minesolver.strategies import find_strategy
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--board", action="append", required=True, help="WxHxM (repeat)")
     parser.add_argument("--games", type=int, default=20, help="seeded games per board")
     parser.add_argument("--seed", type=int, default=0, help="game i is played with seed+i")

@@ -13,10 +13,11 @@ changes, so the ratio grows with the board; ``best`` takes the float ply up to
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Iterator
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver import Position
 from minesolver.analysis import Engine, probabilities
@@ -31,7 +32,7 @@ BOARDS = ("30x16x99", "32x32x160", "50x50x400", "64x64x650", "100x100x2000")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--games", type=int, default=6, help="seeded games per board size")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     args = parser.parse_args(argv)

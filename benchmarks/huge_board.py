@@ -21,7 +21,6 @@ than the position repeats its fronts); the smallest batch where 2 threads win is
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -31,6 +30,8 @@ import sys
 import tempfile
 import time
 from typing import Any
+
+from script_args import add_board, script_parser  # benchmarks/script_args.py: shared options
 
 RULES = "1000x1000x150000"
 
@@ -130,14 +131,18 @@ def threshold(repeat: int, turns: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--rules", default=RULES)
-    parser.add_argument("--max-seconds", type=float, default=600.0)
+    parser = script_parser(__doc__)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5],
+                        help="one game per seed")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4],
+                        help="the --engine-workers to compare")
+    add_board(parser, rules=RULES)
+    parser.add_argument("--max-seconds", type=float, default=600.0,
+                        help="each game's minesolver play --max-seconds")
     parser.add_argument("--threshold", action="store_true",
                         help="measure where two threads start to pay, instead of games")
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=7,
+                        help="--threshold: timings of each batch; the fastest is kept")
     parser.add_argument("--turns", type=int, default=40,
                         help="--threshold: turns of the game whose position is counted")
     args = parser.parse_args(argv)

@@ -41,6 +41,14 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    add_jsms,
+    add_strategy,
+    script_parser,
+)
+
 from minesolver.bench import RunSpec, Store
 from minesolver.codes import COVERED, FLAG, is_number
 from minesolver.play import Step, parse_start, play_game
@@ -229,19 +237,15 @@ def versus(opts: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--first-click", default="safe")
-    parser.add_argument("--start", default="corner")
-    parser.add_argument("--strategy", default="best")
-    parser.add_argument("--games", type=int, default=600)
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = script_parser(__doc__)
+    add_board(parser, first_click=True)
+    add_strategy(parser)
+    add_games(parser, games=600, seed=11)
+    parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--versus", default=None, help="a benchmarks/versus_jsms.py folder")
     parser.add_argument("--jsms-results", default=None, help="the harness's per-game file")
     parser.add_argument("--max-games", type=int, default=100, help="games per side (--versus)")
-    parser.add_argument("--harness", default="../shared/peers/jsms_harness.js")
-    parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"))
+    add_jsms(parser)
     opts = parser.parse_args()
     if opts.versus:
         versus(opts)

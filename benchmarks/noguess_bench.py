@@ -18,9 +18,10 @@ Prints two tables:
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver.game import random_layout
 from minesolver.noguess import MAX_TRIES, candidates, solvable
@@ -98,10 +99,11 @@ def toolkit_table(made: list[tuple[str, Rules, int, list[object]]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--sample", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = script_parser(__doc__)
+    parser.add_argument("--games", type=int, default=200, help="seeds per board and first click")
+    parser.add_argument("--sample", type=int, default=400,
+                        help="ordinary 30x16 boards per mine count, for the densities")
+    parser.add_argument("--seed", type=int, default=1, help="the first seed of both tables")
     args = parser.parse_args()
     made = time_table(args.games, args.seed)
     toolkit_table(made)

@@ -25,10 +25,11 @@ variant from NEW; ``--run r2 --new-run r1`` reads run r2 of OLD and r1 of NEW.
 
 from __future__ import annotations
 
-import argparse
 import sqlite3
 import statistics
 import sys
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver.bench.stats import mcnemar, percentile
 
@@ -44,12 +45,12 @@ def load(path: str, run: str, strategy: str) -> dict[int, tuple[str, bool, float
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("old")
-    parser.add_argument("new")
+    parser = script_parser(__doc__)
+    parser.add_argument("old", help="the store (SQLite file) of the old checkout's run")
+    parser.add_argument("new", help="the store of the new checkout's run")
     parser.add_argument("--run", default="r1", help="run id in both stores")
     parser.add_argument("--new-run", help="the run id in NEW (default: --run)")
-    parser.add_argument("--strategy", default="best")
+    parser.add_argument("--strategy", default="best", help="the strategy label to read from OLD")
     parser.add_argument(
         "--new-strategy", help="the strategy to read from NEW (default: --strategy)"
     )

@@ -17,8 +17,9 @@ line; exit status 1 when a game differs, 2 on bad input.
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver.bench.runner import Job, load_layouts, play_job
 from minesolver.bench.store import GameRow, Store
@@ -32,8 +33,8 @@ def outcome(row: GameRow) -> tuple[int, int, int, bool]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("db")
+    parser = script_parser(__doc__)
+    parser.add_argument("db", help="a store (SQLite file) written by minesolver bench")
     parser.add_argument("--strategy", required=True, help="the stored strategy label")
     parser.add_argument("--play", help="the spec to replay with (default: the label)")
     parser.add_argument("--differing-from", help="only games where this label played otherwise")

@@ -13,7 +13,6 @@ median of ``--repeat`` runs.  The replays are the expert samples of tests/data/r
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import statistics
@@ -22,6 +21,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver.cli.one_game import StepLogger
 from minesolver.play import play_game
@@ -69,10 +70,11 @@ def generated(folder: Path, count: int, seed: int) -> list[Path]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--generated", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = script_parser(__doc__)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per replay; the median is kept")
+    parser.add_argument("--generated", type=int, default=2,
+                        help="seeded no-guess expert games of best to add, as .evf")
+    parser.add_argument("--seed", type=int, default=1, help="the first generated game's seed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         paths = SAMPLES + generated(Path(folder), args.generated, args.seed)

@@ -16,7 +16,6 @@ The target (issue 15): the peak stays within 300 MB.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -24,6 +23,7 @@ import sys
 import time
 
 import httpx
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 
 def rss_mb(pid: int) -> float:
@@ -61,9 +61,10 @@ def sizes(count: int) -> list[tuple[int, int]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--sizes", type=int, default=50)
+    parser = script_parser(__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="games played through the HTTP API")
+    parser.add_argument("--sizes", type=int, default=50,
+                        help="board sizes cycled through, 9x9 to 200x200")
     args = parser.parse_args()
     exe = os.path.join(os.path.dirname(sys.executable), "minesolver")
     server = subprocess.Popen(

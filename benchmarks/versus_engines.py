@@ -50,7 +50,6 @@ positions in 3 minutes:
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import select
@@ -68,6 +67,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from losses import harness_text  # benchmarks/losses.py: the harness's position format
+from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver.analysis import analyze, brute_force
 from minesolver.codes import COVERED, FLAG
@@ -544,8 +544,9 @@ def report(results: list[Checked], engines: list[str], shown: int, oracle_limit:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=20260611)
+    parser = script_parser(__doc__)
+    parser.add_argument("--seed", type=int, default=20260611,
+                        help="the seed of the games the positions come from")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="games per board and strategy, as a share of the full run's "
                              "(at least one each)")

@@ -33,6 +33,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    add_jsms,
+    add_strategy,
+    script_parser,
+)
+
 from minesolver import __version__
 from minesolver.bench import RunSpec, Store, layout_of, pending_jobs, run_jobs
 from minesolver.bench.stats import mcnemar, wilson
@@ -44,17 +52,13 @@ HARNESS_START = {"safe": "safe", "opening": "zero"}
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--first-click", default="safe", choices=sorted(HARNESS_START))
-    parser.add_argument("--start", default="corner", help="corner, center or ROW,COL")
-    parser.add_argument("--strategy", default="best")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=20261123)
+    parser = script_parser(__doc__)
+    add_board(parser, first_click=True, choices=list(HARNESS_START))
+    add_strategy(parser)
+    add_games(parser, games=2000, seed=20261123)
     parser.add_argument("--workers", type=int, default=1, help="minesolver processes")
     parser.add_argument("--jsms-workers", type=int, default=1, help="harness processes")
-    parser.add_argument("--harness", default="../shared/peers/jsms_harness.js")
-    parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"))
+    add_jsms(parser)
     parser.add_argument("--jsms-results", default=None,
                         help="per-game output of an earlier harness run on the same layouts")
     parser.add_argument("--out", default="versus-jsms", help="folder for layouts and results")

@@ -56,6 +56,13 @@ from pathlib import Path
 from typing import Any
 
 from losses import harness_text, jsms_move  # benchmarks/losses.py: the harness, spoken to
+from script_args import (  # benchmarks/script_args.py: shared options
+    add_board,
+    add_games,
+    add_jsms,
+    add_strategy,
+    script_parser,
+)
 
 from minesolver.codes import COVERED, is_number
 from minesolver.errors import MinesolverError
@@ -326,23 +333,19 @@ def rival_name(rival: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="expert")
-    parser.add_argument("--first-click", default="safe")
-    parser.add_argument("--start", default="corner")
-    parser.add_argument("--strategy", default="best")
+    parser = script_parser(__doc__)
+    add_board(parser, first_click=True)
+    add_strategy(parser)
     parser.add_argument("--rival", default="jsms",
                         help="jsms (JSMinesweeper's analyser) or a strategy such as best:fifty=0.9")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=20261800)
+    add_games(parser, games=300, seed=20261800)
     parser.add_argument("--layouts", type=int, default=100, help="playouts per cell")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--out", default=None, help="one line per guess (appended)")
     parser.add_argument("--summary", default=None, help="print the table of an --out file")
     parser.add_argument("--why", default=None,
                         help="split an --out file's table by JSMinesweeper's path to its pick")
-    parser.add_argument("--harness", default="../shared/peers/jsms_harness.js")
-    parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"))
+    add_jsms(parser)
     opts = parser.parse_args()
     if opts.summary:
         summary(read(Path(opts.summary)), rival_name(opts.rival))

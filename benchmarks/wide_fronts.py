@@ -22,12 +22,13 @@ on a 73-cell soft front).
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from functools import partial
+
+from script_args import add_strategy, script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver import Position
 from minesolver.codes import COVERED
@@ -201,10 +202,10 @@ def _child(script: str, stdin: str) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = script_parser(__doc__)
     parser.add_argument("--seeds", type=int, default=3, help="generated positions of each kind")
     parser.add_argument("--games", type=int, default=3, help="noisy games of each model")
-    parser.add_argument("--strategy", default="tank")
+    add_strategy(parser, default="tank")
     parser.add_argument("--orders", action="store_true",
                         help="print what each candidate box order costs on the largest fronts")
     args = parser.parse_args(argv)

@@ -391,3 +391,32 @@ def test_versus_engines_fails_when_an_engine_disagrees_or_does_not_answer(tmp_pa
                      r"cells, JSMinesweeper at 0$", out, re.M)
     one(rf"NOT ALL AGREED: exit status 1 \(0 positions minesolver did not answer, {total} "
         r"disagreements or unanswered questions\)", out)
+
+
+SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if p.name != "script_args.py")
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_script_tells_each_option_and_its_default(script):
+    out = ok(script, "--help")
+    # argparse prints an option's help on its line or the next; an option without one
+    # is a bare "--name NAME" line followed directly by the next option
+    entries = re.split(r"\n(?=  -)", out.split("options:", 1)[1].strip("\n"))
+    for entry in entries:
+        words = entry.split()
+        assert len(words) > 2 or words[0] == "-h,", f"{script}: {entry!r} says nothing"
+    # the shared options read alike wherever they are
+    if "--rules RULES" in out:
+        assert "beginner, intermediate, expert or WIDTHxHEIGHTxMINES" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(("script", "bad"), [
+    ("versus_jsms.py", ["--first-click", "none"]),  # JSMinesweeper's harness has no such rule
+    ("losses.py", ["--first-click", "corner"]),
+    ("versus_value.py", ["--games", "many"]),
+])
+def test_a_bad_option_is_one_line_and_status_2(script, bad):
+    done = run(script, *bad)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"{script}: error: ")

@@ -1,0 +1,89 @@
+"""Command-line options the benchmark scripts share, each worded once.
+
+Every script's ``--help`` shows its defaults, and the options several scripts take
+(the board, the games, the strategy, JSMinesweeper's harness) read the same in all
+of them:
+
+>>> parser = script_parser("Time something.\\n\\nMore about it.")
+>>> add_board(parser, first_click=True)
+>>> parser.parse_args(["--rules", "beginner"]).first_click
+'safe'
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from minesolver.rules import FIRST_CLICK_RULES
+
+__all__ = ["add_board", "add_games", "add_jsms", "add_strategy", "script_parser"]
+
+HARNESS = "../shared/peers/jsms_harness.js"
+FIRST_CLICKS = {
+    "safe": "the first cell is never a mine",
+    "opening": "the first cell and its neighbours are mine-free",
+    "none": "no protection",
+}
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help that ends each option with its default, when it has a telling one."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (
+            "%(default)" in text
+            or not action.option_strings
+            or action.default in (None, False, [], argparse.SUPPRESS)
+        ):
+            return text
+        return f"{text} (default: %(default)s)" if text else "default: %(default)s"
+
+
+def script_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A parser described by the first paragraph of a script's docstring."""
+    return argparse.ArgumentParser(
+        description=(doc or "").strip().split("\n\n")[0], formatter_class=_Formatter
+    )
+
+
+def add_board(
+    parser: argparse.ArgumentParser,
+    rules: str = "expert",
+    first_click: bool = False,
+    choices: list[str] | None = None,
+) -> None:
+    """``--rules`` (and with ``first_click``, ``--first-click`` among ``choices``, by
+    default every rule of :mod:`minesolver.rules`, and ``--start``)."""
+    parser.add_argument("--rules", default=rules,
+                        help="beginner, intermediate, expert or WIDTHxHEIGHTxMINES")
+    if first_click:
+        names = choices or list(FIRST_CLICK_RULES)
+        parser.add_argument("--first-click", default="safe", choices=names,
+                            help="; ".join(f"{name}: {FIRST_CLICKS[name]}" for name in names))
+        parser.add_argument("--start", default="corner",
+                            help="the first click: corner, center or ROW,COL")
+
+
+def add_games(
+    parser: argparse.ArgumentParser, games: int, seed: int, seed_help: str | None = None
+) -> None:
+    """``--games`` and ``--seed``."""
+    parser.add_argument("--games", type=int, default=games, help="games to play")
+    parser.add_argument("--seed", type=int, default=seed,
+                        help=seed_help or "the run's seed: the same seed, the same boards")
+
+
+def add_strategy(parser: argparse.ArgumentParser, default: str = "best") -> None:
+    """``--strategy``: a spec as ``minesolver play --strategy`` takes it."""
+    parser.add_argument("--strategy", default=default,
+                        help="a strategy spec, such as best or best:cutoff=0.8")
+
+
+def add_jsms(parser: argparse.ArgumentParser) -> None:
+    """``--harness`` and ``--jsms``: JSMinesweeper's headless harness and its checkout."""
+    parser.add_argument("--harness", default=HARNESS,
+                        help="JSMinesweeper's headless harness, jsms_harness.js")
+    parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"),
+                        help="the JSMinesweeper checkout ($JSMS_DIR when set)")
