@@ -18,6 +18,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_board,
     add_games,
     script_parser,
+    strategy_spec,
 )
 
 from minesolver.play import play_game
@@ -31,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = script_parser(__doc__)
     add_board(parser)
     add_games(parser, games=40, seed=0, seed_help="game i is played with seed+i")
-    parser.add_argument("--strategy", action="append", required=True,
+    parser.add_argument("--strategy", action="append", required=True, type=strategy_spec,
                         help="a strategy spec to count the calls of (repeat)")
     args = parser.parse_args(argv)
     rules = Rules.from_string(args.rules)

@@ -59,6 +59,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_board,
     add_games,
     script_parser,
+    strategy_spec,
 )
 
 from minesolver.analysis.enumerate import enumerate_layouts
@@ -88,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=3_000_000, help="states per search")
     parser.add_argument("--floor", type=int, default=Best().endgame_layouts,
                         help="best's own endgame threshold")
-    parser.add_argument("--strategy", action="append", default=[],
+    parser.add_argument("--strategy", action="append", default=[], type=strategy_spec,
                         help="also judge this strategy's move at the same positions")
     parser.add_argument("--compiled", action="store_true",
                         help="perfect play's chance by the compiled search, and no judging "

@@ -15,9 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from minesolver.rules import FIRST_CLICK_RULES
+from minesolver.errors import InputError
+from minesolver.rules import FIRST_CLICK_RULES, Rules
+from minesolver.strategies import find_strategy
 
-__all__ = ["add_board", "add_games", "add_jsms", "add_strategy", "script_parser"]
+__all__ = ["add_board", "add_games", "add_jsms", "add_strategy", "script_parser", "strategy_spec"]
 
 HARNESS = "../shared/peers/jsms_harness.js"
 FIRST_CLICKS = {
@@ -48,6 +50,24 @@ def script_parser(doc: str | None) -> argparse.ArgumentParser:
     )
 
 
+def _rules(text: str) -> str:
+    """``text`` if it names rules, for argparse to refuse in one line if not."""
+    try:
+        Rules.from_string(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def strategy_spec(text: str) -> str:
+    """``text`` if it names a strategy and options it has (an argparse ``type``)."""
+    try:
+        find_strategy(text)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def add_board(
     parser: argparse.ArgumentParser,
     rules: str = "expert",
@@ -56,7 +76,7 @@ def add_board(
 ) -> None:
     """``--rules`` (and with ``first_click``, ``--first-click`` among ``choices``, by
     default every rule of :mod:`minesolver.rules`, and ``--start``)."""
-    parser.add_argument("--rules", default=rules,
+    parser.add_argument("--rules", default=rules, type=_rules,
                         help="beginner, intermediate, expert or WIDTHxHEIGHTxMINES")
     if first_click:
         names = choices or list(FIRST_CLICK_RULES)
@@ -77,7 +97,7 @@ def add_games(
 
 def add_strategy(parser: argparse.ArgumentParser, default: str = "best") -> None:
     """``--strategy``: a spec as ``minesolver play --strategy`` takes it."""
-    parser.add_argument("--strategy", default=default,
+    parser.add_argument("--strategy", default=default, type=strategy_spec,
                         help="a strategy spec, such as best or best:cutoff=0.8")
 
 

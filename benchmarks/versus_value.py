@@ -62,6 +62,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_jsms,
     add_strategy,
     script_parser,
+    strategy_spec,
 )
 
 from minesolver.codes import COVERED, is_number
@@ -337,6 +338,7 @@ def main() -> None:
     add_board(parser, first_click=True)
     add_strategy(parser)
     parser.add_argument("--rival", default="jsms",
+                        type=lambda text: text if text == "jsms" else strategy_spec(text),
                         help="jsms (JSMinesweeper's analyser) or a strategy such as best:fifty=0.9")
     add_games(parser, games=300, seed=20261800)
     parser.add_argument("--layouts", type=int, default=100, help="playouts per cell")

@@ -414,6 +414,11 @@ def test_every_script_tells_each_option_and_its_default(script):
     ("versus_jsms.py", ["--first-click", "none"]),  # JSMinesweeper's harness has no such rule
     ("losses.py", ["--first-click", "corner"]),
     ("versus_value.py", ["--games", "many"]),
+    ("chains_parts.py", ["--rules", "30x16"]),  # read inside the games, once
+    ("endgame_worth.py", ["--rules", "9x9x81"]),
+    ("versus_jsms.py", ["--strategy", "best:cutoff=2"]),
+    ("endgame_calls.py", ["--strategy", "bset"]),
+    ("versus_value.py", ["--rival", "best:cutof=1"]),
 ])
 def test_a_bad_option_is_one_line_and_status_2(script, bad):
     done = run(script, *bad)
