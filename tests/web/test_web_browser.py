@@ -45,11 +45,33 @@ LAPTOP = {"width": 1366, "height": 768}
 
 
 # ---------------------------------------------------------------------- fixtures
+# the app with the AI's runs in Flags cut after every move (a crowded board's long run)
+CUT_RUNS = """
+import socket, uvicorn
+from minesolver.web import create_app
+sock = socket.create_server(("127.0.0.1", 0))
+print(f"serving on http://127.0.0.1:{sock.getsockname()[1]}/", flush=True)
+config = uvicorn.Config(create_app(flags_run_seconds=0.0), log_level="warning")
+uvicorn.Server(config).run(sockets=[sock])
+"""
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The real ``minesolver serve`` on a free port of 127.0.0.1; yields its address."""
+    yield from serving([sys.executable, "-m", "minesolver", "serve", "--port", "0"])
+
+
+@pytest.fixture(scope="module")
+def cut_server() -> Iterator[str]:
+    """The app on a free port of 127.0.0.1, each AI run in Flags cut after one move."""
+    yield from serving([sys.executable, "-c", CUT_RUNS])
+
+
+def serving(command: list[str]) -> Iterator[str]:
+    """Run ``command`` (a server that prints its address first); yield the address."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "minesolver", "serve", "--port", "0"],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -389,6 +411,33 @@ def flags_move(page: Any, row: int, col: int) -> dict[str, Any]:
     click_cell(page, "#flags-board", row, col)
     page.wait_for_function("v => flags.game.version > v && !flags.busy", arg=version)
     return flags_state(page)
+
+
+def test_flags_asks_for_the_rest_of_a_long_ai_run(browser: Any, cut_server: str) -> None:
+    """On a crowded board the AI claims mine after mine; the server answers after part of
+    such a run (here after each move) and the page asks for the rest until the end."""
+    context, tab, problems = watched_page(browser, cut_server, bypass_csp=True)
+    asked: list[str] = []
+    tab.on("request", lambda r: asked.append(r.url) if r.url.endswith("/ai") else None)
+    open_mode(tab, "flags")
+    tab.wait_for_function("flags.game && !flags.busy")
+    tab.evaluate("flags.stepMs = 20")
+    for field, value in (("#flags-w", "6"), ("#flags-h", "6"), ("#flags-m", "33"),
+                         ("#flags-seed", "14")):
+        tab.fill(field, value)
+    tab.select_option("#flags-ai", "exact")
+    tab.select_option("#flags-first", "ai")
+    tab.click("#flags-new")
+    tab.wait_for_function("flags.game && flags.game.over && !flags.busy")
+    state = flags_state(tab)
+    # the AI won without the person's moving: 17 mines in a row, 16 of them asked for
+    assert state["scores"] == [0, 17] and state["winner"] == 1
+    assert [t["player"] for t in state["history"]] == [1] * 17
+    assert len(asked) == 16
+    assert tab.get_attribute("#flags-status", "data-status") == "lost"
+    assert tab.text_content("#flags-score-1") == "17"
+    assert not problems, problems
+    context.close()
 
 
 def test_flags_against_the_ai_with_a_bomb(page: Any) -> None:

@@ -204,6 +204,36 @@ def test_each_ai_plays(client: TestClient) -> None:
         assert data["game"]["ai"] == ai and data["ai_moves"]
 
 
+def test_a_long_run_of_the_ai_comes_in_parts() -> None:
+    """On a crowded board the AI claims mine after mine (and moves again each time): one
+    request plays its moves for at most ``flags_run_seconds`` (0 here: one move), and
+    ``POST /api/flags/{id}/ai`` asks for the rest.  The game is the one a single run
+    plays, move for move."""
+    body = {"rules": "6x6x33", "ai": "exact", "first": "ai", "seed": 14}
+    whole = TestClient(create_app()).post("/api/flags", json=body).json()
+    assert whole["game"]["over"] and len(whole["ai_moves"]) == 17  # won in one run
+
+    web = WebState(flags_run_seconds=0.0)
+    client = TestClient(web.app())
+    data = new_flags(client, **body)
+    game, turns = data["game"], list(data["ai_moves"])
+    assert len(turns) == 1 and game["turn"] == 1 and not game["thinking"]
+    gid = game["id"]
+    assert_error(client.post(f"/api/flags/{gid}/moves", json={"row": 0, "col": 0}), 409,
+                 r"the AI's turn, not yours: POST /api/flags/\{id\}/ai")
+    while game["turn"] == 1:
+        response = client.post(f"/api/flags/{gid}/ai")
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["move"] is None and len(data["ai_moves"]) == 1
+        game = data["game"]
+        turns += data["ai_moves"]
+        assert game["version"] == len(turns) == entry_of(web, gid).version
+    assert turns == whole["ai_moves"]
+    assert game == {**whole["game"], "id": gid}
+    assert_error(client.post(f"/api/flags/{gid}/ai"), 409, r"the game is over \(the AI won")
+
+
 # ---------------------------------------------------------------------- refusals
 BAD_REQUESTS = [
     ("POST", "/api/flags", b"{not json", 400, "the body is not JSON"),
@@ -238,6 +268,10 @@ BAD_REQUESTS = [
     ("DELETE", "/api/flags/{gid}", None, 405, "not allowed"),
     ("GET", "/api/flags", None, 405, "not allowed"),
     ("GET", "/api/flags/{gid}/moves", None, 405, "not allowed"),
+    ("POST", "/api/flags/{gid}/ai", None, 409, "it is your turn, not the AI's"),
+    ("POST", "/api/flags/{gid}/ai", {"row": 0}, 400, "unknown field 'row'"),
+    ("POST", "/api/flags/unknown-id/ai", None, 404, "no Flags game"),
+    ("GET", "/api/flags/{gid}/ai", None, 405, "not allowed"),
 ]
 
 

@@ -57,7 +57,8 @@ class WebState:
     ``workers`` caps the analyses running at once; each runs in a child process
     that may use ``memory`` bytes and ``seconds`` seconds (``watch_seconds`` for a
     watched game).  Flags games share the ``max_games`` cap, in a store of their own;
-    each move of their AI is such an analysis.
+    each move of their AI is such an analysis, and one request plays the AI's moves for
+    at most ``flags_run_seconds`` (the page asks for the rest of a long run).
     """
 
     def __init__(
@@ -73,8 +74,10 @@ class WebState:
         memory: int = 2 << 30,
         seconds: float = 30.0,
         watch_seconds: float = 600.0,
+        flags_run_seconds: float = 10.0,
     ) -> None:
         self.max_side = max_side
+        self.flags_run_seconds = flags_run_seconds
         self.max_playing = max_playing
         self.max_playing_total = max_playing_total
         self.max_body = max_body

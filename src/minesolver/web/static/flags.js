@@ -1,7 +1,8 @@
 // Flags: you against an AI in Minesweeper Flags, drawn only from the JSON of
-// /api/flags (docs/web.md).  The server plays the AI's moves before it answers;
-// the page then shows the turns of the answer one at a time, rebuilding each
-// intermediate board from the final one (numbers never change once shown).
+// /api/flags (docs/web.md).  The server plays the AI's moves before it answers (a long
+// run of them in parts, the rest asked for by goOn); the page then shows the turns of
+// the answer one at a time, rebuilding each intermediate board from the final one
+// (numbers never change once shown).
 import { $, api, showError, META } from "./util.js";
 import { BoardView } from "./board.js";
 
@@ -62,6 +63,7 @@ const flags = {
       this.highlight = [];
       this.square = null;
       await this.animate(ticket, { board: blank, claimed: [[], []] }, data);
+      await this.goOn(ticket);
     } catch (err) {
       showError(err);
     } finally {
@@ -89,6 +91,7 @@ const flags = {
       const data = await api("POST", `/api/flags/${g.id}/moves`, { kind, row: r, col: c });
       if (ticket !== this.ticket) return;
       await this.animate(ticket, this.view, data);
+      await this.goOn(ticket);
     } catch (err) {
       showError(err);
     } finally {
@@ -99,15 +102,28 @@ const flags = {
     }
   },
 
-  // Show the turns of an answer one at a time, then the game as served.
+  // A long run of the AI's (mine after mine on a crowded board) comes in parts: the
+  // server answers after some seconds of it, and is asked for the rest here.
+  async goOn(ticket) {
+    while (ticket === this.ticket && !this.game.over && this.game.turn !== this.game.you) {
+      this.setStatus(`${this.game.ai} is still thinking… (${this.game.turns} turns so far)`, "ai");
+      const data = await api("POST", `/api/flags/${this.game.id}/ai`, {});
+      if (ticket !== this.ticket) return;
+      await this.animate(ticket, this.view, data);
+    }
+  },
+
+  // Show the turns of an answer one at a time (quicker when there are many), then the
+  // game as served.
   async animate(ticket, before, data) {
     const g = data.game;
     const turns = [data.move, ...data.ai_moves].filter(Boolean);
+    const pause = Math.min(this.stepMs, Math.max(20, (10 * this.stepMs) / turns.length));
     this.game = g;
     const rows = before.board.map((row) => row.split(""));
     const claimed = [[...before.claimed[0]], [...before.claimed[1]]];
     for (const [k, turn] of turns.entries()) {
-      if (k > 0 || !data.move) await new Promise((done) => setTimeout(done, this.stepMs));
+      if (k > 0 || !data.move) await new Promise((done) => setTimeout(done, pause));
       if (ticket !== this.ticket) return;
       for (const [r, c] of turn.opened) rows[r][c] = g.board[r][c];
       for (const [r, c] of turn.claimed) {

@@ -7,7 +7,11 @@ once the game is over, or when the person chose it).
 
 After the person's move, and after a new game in which the AI moves first, the
 server lets the AI move until it is the person's turn again or the game is over;
-the response lists the AI's turns so the page can show them one by one.  Each AI
+the response lists the AI's turns so the page can show them one by one.  A player
+who claims a mine moves again, so on a crowded board the AI may find mine after
+mine for thousands of moves: one request plays them for at most
+``WebState.flags_run_seconds``, and the page asks ``POST /api/flags/{id}/ai`` for
+the rest until it is the person's turn.  Each AI
 move is chosen in a :mod:`..sandbox` child from the :class:`FlagsView` (all the AI
 may see), like a solver move in Play.  A move the AI cannot make in time, or a
 failure of the AI, never stops the person's game: the server then opens the cell
@@ -17,6 +21,7 @@ of highest naive density for it and says so in the move's reason.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from anyio import CancelScope
@@ -117,16 +122,21 @@ async def _ai_move(web: WebState, entry: FlagsEntry) -> FlagsTurn:
 
 
 async def _ai_plays(web: WebState, entry: FlagsEntry) -> list[dict[str, Any]]:
-    """Let the AI move until it is the person's turn or the game is over."""
+    """Let the AI move until it is the person's turn, the game is over, or its moves
+    have taken ``web.flags_run_seconds`` (at least one move is made)."""
     turns: list[dict[str, Any]] = []
     entry.thinking = True
+    end = time.monotonic() + web.flags_run_seconds
     try:
-        # shielded: a client that goes away must not leave the game in the AI's turn
+        # shielded: a client that goes away must not leave the game in the middle of a
+        # move (a request ends within the run's time and one move's limit)
         with CancelScope(shield=True):
             while entry.game.turn == AI:
                 turn = await _ai_move(web, entry)
                 entry.version += 1
                 turns.append(turn_json(turn))
+                if time.monotonic() >= end:
+                    break
     finally:
         entry.thinking = False
     return turns
@@ -173,7 +183,8 @@ async def move(request: Request) -> Response:
     if game.is_over:
         raise ApiError(409, f"the game is over ({_result(game)})")
     if game.turn != HUMAN:
-        raise ApiError(409, "it is the AI's turn, not yours")
+        raise ApiError(409, "it is the AI's turn, not yours: POST /api/flags/{id}/ai lets it "
+                       "go on")
     if kind == "bomb" and not game.can_bomb(HUMAN):
         you, them = game.scores
         if game.bombs_used[HUMAN]:
@@ -185,8 +196,25 @@ async def move(request: Request) -> Response:
     return JSONResponse({"game": flags_json(entry), "move": turn_json(turn), "ai_moves": ai_moves})
 
 
+async def ai_goes_on(request: Request) -> Response:
+    """``POST /api/flags/{id}/ai``: the AI goes on with a run of moves the last answer cut
+    short (as long as the run's time allows again)."""
+    web = web_of(request)
+    entry = _entry(request)
+    await read_json(request, ())
+    if entry.thinking:
+        raise ApiError(409, "the AI is still thinking: wait for its move")
+    if entry.game.is_over:
+        raise ApiError(409, f"the game is over ({_result(entry.game)})")
+    if entry.game.turn != AI:
+        raise ApiError(409, "it is your turn, not the AI's")
+    ai_moves = await _ai_plays(web, entry)
+    return JSONResponse({"game": flags_json(entry), "move": None, "ai_moves": ai_moves})
+
+
 ROUTES = [
     Route("/api/flags", create, methods=["POST"]),
     Route("/api/flags/{id}", show, methods=["GET"]),
     Route("/api/flags/{id}/moves", move, methods=["POST"]),
+    Route("/api/flags/{id}/ai", ai_goes_on, methods=["POST"]),
 ]
