@@ -251,3 +251,42 @@ def test_a_store_of_an_older_version_is_read(tmp_path):
         store.db.commit()
     with Store(path, readonly=True) as store:
         assert store.run_spec("r1") == ("bench", SPEC)
+
+
+# ---------------------------------------------------------------------- damage
+def filled_store(path, games=3000):
+    with Store(path) as s:
+        run_id = s.new_run("bench", SPEC, __version__)
+        s.add_games(game_row(i, seed=10**12 + i) for i in range(games))
+    return run_id
+
+
+def test_a_store_damaged_past_its_first_pages_is_a_store_error(tmp_path):
+    path = tmp_path / "results.sqlite"
+    run_id = filled_store(path)
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # the games' pages, not the schema that opening reads
+        f.seek(size // 2)
+        f.write(bytes(range(256)) * 8)
+    with Store(path, readonly=True) as s, pytest.raises(StoreError, match=(
+            r"results\.sqlite: the results store is damaged \(.*\); its runs cannot be read")):
+        list(s.games(run_id))
+
+
+@pytest.mark.parametrize(("column", "value", "why"), [
+    ("seed", "abc", "invalid literal"),
+    ("safe_cells", 0, "opened 40 of 0"),
+    ("won", 7, "won 7"),
+    ("extra", "{bad", "Expecting property name"),
+    ("extra", "[1]", "extra is not a JSON object"),
+])
+def test_a_row_edited_by_hand_is_a_store_error_naming_it(tmp_path, column, value, why):
+    path = tmp_path / "results.sqlite"
+    run_id = filled_store(path, games=4)
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE games SET {column} = ? WHERE game_index = 2", (value,))
+    with Store(path) as s, pytest.raises(StoreError) as caught:
+        list(s.games(run_id))
+    message = str(caught.value)
+    assert message.startswith(f"{path}: game 2 of 'tank' in run {run_id} is damaged (")
+    assert why in message and "\n" not in message

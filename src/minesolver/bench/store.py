@@ -17,6 +17,7 @@ games of the last batch, which ``--resume`` plays again.
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -202,6 +203,19 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise StoreError(f"{self.path}: cannot write to the results store: {exc}") from None
 
+    def _read(self, query: str, args: tuple[Any, ...] = ()) -> Iterator[Any]:
+        """The rows of a query; a file damaged past its first pages (which opening it
+        reads) is a :class:`StoreError` naming it."""
+        try:
+            yield from self.db.execute(query, args)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: the results store is damaged ({exc}); "
+                             "its runs cannot be read") from None
+
+    def _damaged(self, what: str, why: object) -> StoreError:
+        return StoreError(f"{self.path}: {what} is damaged ({why}); the store was edited "
+                          "or broken outside minesolver")
+
     def __enter__(self) -> Store:
         return self
 
@@ -228,11 +242,9 @@ class Store:
 
     def run_spec(self, run_id: str) -> tuple[str, RunSpec]:
         """``(kind, spec)`` of a stored run."""
-        row = self.db.execute(
-            "SELECT kind, spec FROM runs WHERE run_id = ?", (run_id,)
-        ).fetchone()
+        row = next(self._read("SELECT kind, spec FROM runs WHERE run_id = ?", (run_id,)), None)
         if row is None:
-            known = ", ".join(r[0] for r in self.db.execute("SELECT run_id FROM runs"))
+            known = ", ".join(r[0] for r in self._read("SELECT run_id FROM runs"))
             raise StoreError(
                 f"no run {run_id!r} in {self.path}" + (f" (runs: {known})" if known else "")
             )
@@ -240,10 +252,10 @@ class Store:
 
     def runs(self) -> list[tuple[str, str, str, RunSpec]]:
         """``(run_id, kind, created, spec)`` of every run, oldest first."""
-        rows = self.db.execute(
+        rows = list(self._read(
             "SELECT run_id, kind, created, spec FROM runs ORDER BY created, "
             "CAST(SUBSTR(run_id, 2) AS INTEGER)"
-        ).fetchall()
+        ))
         return [(r[0], r[1], r[2], RunSpec.from_json(r[3])) for r in rows]
 
     def unfinished_twin(self, kind: str, spec: RunSpec) -> tuple[str, int] | None:
@@ -252,15 +264,13 @@ class Store:
         table: bench and sweep runs), or ``None``: what a user who reruns a
         stopped command may have meant to continue with ``--resume``."""
         wanted = spec.to_json()
-        rows = self.db.execute(
+        rows = list(self._read(
             "SELECT run_id FROM runs WHERE kind = ? AND spec = ? "
             "ORDER BY CAST(SUBSTR(run_id, 2) AS INTEGER) DESC",
             (kind, wanted),
-        ).fetchall()
+        ))
         for (run_id,) in rows:
-            (stored,) = self.db.execute(
-                "SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)
-            ).fetchone()
+            (stored,) = next(self._read("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)))
             if stored < spec.all_games:
                 return run_id, int(stored)
         return None
@@ -288,7 +298,7 @@ class Store:
         """``(strategy, game_index)`` pairs already stored for a run."""
         return {
             (r[0], r[1])
-            for r in self.db.execute(
+            for r in self._read(
                 "SELECT strategy, game_index FROM games WHERE run_id = ?", (run_id,)
             )
         }
@@ -300,9 +310,16 @@ class Store:
         if strategy is not None:
             query += " AND strategy = ?"
             args += (strategy,)
-        for row in self.db.execute(query + " ORDER BY strategy, game_index", args):
+        for row in self._read(query + " ORDER BY strategy, game_index", args):
+            try:
+                seed = int(row[3])
+                if row[7] not in (0, 1) or not 0 <= row[12] <= row[13] or row[13] < 1:
+                    raise ValueError(f"won {row[7]!r}, opened {row[12]!r} of {row[13]!r}")
+                _check_extra(row[15])
+            except (ValueError, TypeError) as exc:
+                raise self._damaged(f"game {row[2]!r} of {row[1]!r} in run {run_id}", exc) from None
             yield GameRow(
-                run_id=row[0], strategy=row[1], game_index=row[2], seed=int(row[3]),
+                run_id=row[0], strategy=row[1], game_index=row[2], seed=seed,
                 rules=row[4], first_click=row[5], start=row[6], won=bool(row[7]),
                 clicks=row[8], guesses=row[9], bbbv=row[10], seconds=row[11], opened=row[12],
                 safe_cells=row[13], version=row[14], extra=row[15],
@@ -330,19 +347,28 @@ class Store:
         """Game indices already stored for a Flags run."""
         return {
             r[0]
-            for r in self.db.execute(
-                "SELECT game_index FROM flags_games WHERE run_id = ?", (run_id,)
-            )
+            for r in self._read("SELECT game_index FROM flags_games WHERE run_id = ?", (run_id,))
         }
 
     def flags_games(self, run_id: str) -> Iterator[FlagsRow]:
         """Stored Flags games of a run, by game index."""
-        for row in self.db.execute(
+        for row in self._read(
             "SELECT * FROM flags_games WHERE run_id = ? ORDER BY game_index", (run_id,)
         ):
+            try:
+                seed = int(row[2])
+                _check_extra(row[16])
+            except (ValueError, TypeError) as exc:
+                raise self._damaged(f"Flags game {row[1]!r} of run {run_id}", exc) from None
             yield FlagsRow(
-                run_id=row[0], game_index=row[1], seed=int(row[2]), rules=row[3], p1=row[4],
+                run_id=row[0], game_index=row[1], seed=seed, rules=row[3], p1=row[4],
                 p2=row[5], first=row[6], winner=row[7], p1_score=row[8], p2_score=row[9],
                 moves=row[10], p1_bomb=bool(row[11]), p2_bomb=bool(row[12]),
                 p1_seconds=row[13], p2_seconds=row[14], version=row[15], extra=row[16],
             )
+
+
+def _check_extra(extra: object) -> None:
+    """A game's ``extra`` column: nothing, or a JSON object (ValueError if not)."""
+    if extra is not None and not isinstance(json.loads(str(extra)), dict):
+        raise ValueError(f"extra is not a JSON object: {str(extra)[:40]!r}")
