@@ -181,6 +181,26 @@ def test_layouts_file_plays_those_boards(tmp_path):
         assert (bool(row[6]), row[7], row[8]) == (record.won, record.clicks, record.guesses)
 
 
+def test_a_resumed_run_refuses_a_board_file_that_changed(tmp_path):
+    boards, others = random_layouts(12, 8, 8, 9, seed=4), random_layouts(12, 8, 8, 9, seed=5)
+    path = tmp_path / "boards.jsonl"
+    path.write_text("".join(layout_line(b) for b in boards))
+    db = tmp_path / "results.sqlite"
+    bench("--rules", "8x8x9", "--layouts", str(path), "--games", "12", "--strategy", "tank",
+          "--workers", "1", db=db)
+    played = rows(db)
+    with sqlite3.connect(str(db)) as con:  # as if the run had stopped after six games
+        con.execute("DELETE FROM games WHERE game_index >= 6")
+    path.write_text("".join(layout_line(b) for b in others))
+    result = run_cli("bench", "--db", str(db), "--resume", "r1")
+    assert_one_error_line(result, f"{path} no longer holds the boards this run began on")
+    assert rows(db) == played[:6]
+    # the same boards in another format are the same boards
+    path.write_bytes(b"".join(write_mbf(b) for b in boards))
+    bench("--resume", "r1", "--workers", "1", db=db)
+    assert rows(db) == played
+
+
 def test_mbf_boards_are_played_as_given(tmp_path):
     boards = random_layouts(6, 8, 8, 9, seed=5)
     path = tmp_path / "boards.mbf"

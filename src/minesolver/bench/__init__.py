@@ -2,6 +2,7 @@
 
 from .runner import (
     Job,
+    check_boards_unchanged,
     check_scheduler,
     layout_of,
     load_layouts,
@@ -9,6 +10,7 @@ from .runner import (
     play_chunk,
     run_jobs,
     validate,
+    with_boards_digest,
 )
 from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
@@ -22,6 +24,7 @@ __all__ = [
     "RunSpec",
     "Store",
     "StoreError",
+    "check_boards_unchanged",
     "check_scheduler",
     "compare",
     "comparison_json",
@@ -35,4 +38,5 @@ __all__ = [
     "summarize",
     "validate",
     "wilson",
+    "with_boards_digest",
 ]

@@ -14,15 +14,16 @@ it stopped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import __version__
 from ..errors import InputError, counted, quote
-from ..formats import read_boards
+from ..formats import layout_line, read_boards
 from ..game import Game, Layer, paired_layout
 from ..minefield import Layout
 from ..play import GameRecord, Start, format_start, layer_for, play_game, start_cell
@@ -37,6 +38,7 @@ __all__ = [
     "Job",
     "board_layer",
     "board_seed",
+    "check_boards_unchanged",
     "check_scheduler",
     "layout_of",
     "load_layouts",
@@ -46,6 +48,7 @@ __all__ = [
     "run_jobs",
     "validate",
     "warm_up",
+    "with_boards_digest",
 ]
 
 CHUNK = 4  # games per task: small enough for a smooth progress bar
@@ -100,6 +103,36 @@ def validate(spec: RunSpec) -> None:
             broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
             if broken:
                 raise InputError(f"{_where(spec.layouts, index)} {broken}")
+
+
+BOARDS_DIGEST = "boards_sha256"  # in a run's extra: the boards it plays from its board file
+
+
+def with_boards_digest(spec: RunSpec) -> RunSpec:
+    """``spec``, with a digest of the boards it plays from its board file (if any), so
+    that a resumed run can tell the file has changed since."""
+    if spec.layouts is None:
+        return spec
+    return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(spec)})
+
+
+def check_boards_unchanged(spec: RunSpec) -> None:
+    """Refuse to go on with a run whose board file no longer holds the boards it began
+    on: the games stored were played on those, the rest would be played on others."""
+    stored = spec.extra.get(BOARDS_DIGEST)
+    if spec.layouts is None or stored is None:  # no board file, or a run made before
+        return
+    if _boards_digest(spec) != stored:
+        raise InputError(f"{spec.layouts} no longer holds the boards this run began on: "
+                         "put the file back as it was, or start a new run")
+
+
+def _boards_digest(spec: RunSpec) -> str:
+    assert spec.layouts is not None
+    digest = hashlib.sha256()
+    for board in load_layouts(spec.layouts)[: spec.total_games]:
+        digest.update(layout_line(board).encode())
+    return digest.hexdigest()
 
 
 def _where(path: str, index: int) -> str:

@@ -13,6 +13,7 @@ from ..bench import (
     GameRow,
     RunSpec,
     Store,
+    check_boards_unchanged,
     check_scheduler,
     layout_of,
     load_layouts,
@@ -21,6 +22,7 @@ from ..bench import (
     run_results,
     validate,
     wilson,
+    with_boards_digest,
 )
 from ..files import atomic_write, check_distinct, check_writable
 from ..formats import layout_line
@@ -168,10 +170,12 @@ def bench_cmd(
             fail(f"run {resume} is a {kind} run, not a bench run")
         check_resume(resume, spec, {name: VIEWS[name] for name in RUN_OPTIONS}, asked)
         check_distinct({"the run's --layouts": spec.layouts, "--dump-layouts": dump_layouts})
+        check_boards_unchanged(spec)
         run_id = resume
     else:
         spec = asked()
         validate(spec)  # everything is checked before the store is touched
+        spec = with_boards_digest(spec)
         check_writable(dump_layouts)
         if scheduler is not None:
             check_scheduler(scheduler)  # an address that fails stores no empty run
