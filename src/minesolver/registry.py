@@ -16,10 +16,13 @@ the options are the class's keyword-only ``__init__`` parameters
 >>> g = greeters.find("hello:loud=on")
 >>> g.loud, g.label, greeters.names()
 (True, 'hello:loud=on', ['hello'])
+>>> greeters.key("hello: loud=true") == greeters.key("hello:loud=on") != greeters.key("hello")
+True
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from typing import ClassVar, Generic, Protocol, TypeVar
 
@@ -72,6 +75,20 @@ class Registry(Generic[T]):
         instance = cls(**kwargs)
         instance.label = name.strip() if opts.strip() else cls.name
         return instance
+
+    def key(self, name: str) -> tuple[str, tuple[tuple[str, object], ...]]:
+        """What ``name`` makes: its class and the value of every option, given or by
+        default, so that two spellings of one configuration compare equal."""
+        self.find(name)  # an unknown name or a bad option: the same errors as find
+        base, _, opts = name.partition(":")
+        cls = self._classes[base.strip()]
+        given = parse_options(cls, opts, error=self.error, what=f"{self.kind} {cls.name}")
+        every = {
+            p.name: given.get(p.name, p.default)
+            for p in inspect.signature(cls).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
+        return cls.name, tuple(sorted(every.items()))
 
     def names(self) -> list[str]:
         """Every registered name, sorted."""

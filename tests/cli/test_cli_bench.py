@@ -503,6 +503,10 @@ def layout_files(tmp_path):
     [
         (["--strategy", "nope"], ["unknown strategy 'nope'"]),
         (["--strategy", "tank", "--strategy", "best:horizon=3"], ["no option 'horizon'"]),
+        (["--strategy", "tank", "--strategy", " tank:"],
+         ["--strategy ' tank:' is 'tank' again", "give it once"]),
+        (["--strategy", "best:depth=2", "--strategy", "best:depth=02,endgame=on"],
+         ["'best:depth=02,endgame=on' is 'best:depth=2' again"]),
         (["--rules", "6x6"], ["cannot read rules '6x6'"]),
         (["--rules", "3x3x9"], ["9 mines do not fit"]),
         (["--start", "6,0"], ["start (6, 0) is off the 6x6 board"]),

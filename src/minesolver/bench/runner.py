@@ -29,7 +29,7 @@ from ..minefield import Layout
 from ..play import GameRecord, Start, format_start, layer_for, play_game, start_cell
 from ..rng import derive_seed
 from ..rules import Rules
-from ..strategies import Strategy, find_strategy
+from ..strategies import STRATEGIES, Strategy, find_strategy
 from .pool import chunks, run_chunks
 from .spec import RunSpec
 from .store import GameRow, Store
@@ -71,8 +71,13 @@ def load_layouts(path: str) -> list[Layout]:
 def validate(spec: RunSpec) -> None:
     """Refuse a run that cannot be played, before anything is stored: unknown
     strategies, a start off a board, a board file that does not fit the run."""
+    same: dict[object, str] = {}
     for name in spec.strategies:
-        find_strategy(name)
+        key = STRATEGIES.key(name)  # also refuses an unknown strategy or option
+        if key in same:
+            raise InputError(f"--strategy {quote(name)} is {quote(same[key])} again (the "
+                             "same strategy with the same options): give it once")
+        same[key] = name
     for point, rules in enumerate(spec.points):
         start_cell(rules, spec.start or "corner")
         if rules.no_guess:
