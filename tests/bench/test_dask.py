@@ -142,3 +142,90 @@ def test_an_unreadable_scheduler_address_is_one_line(tmp_path, address, needle):
                      str(tmp_path / "r.sqlite"), "--scheduler", address)
     assert_one_error_line(result, needle)
     assert not (tmp_path / "r.sqlite").exists()
+
+
+@contextlib.contextmanager
+def listener(answer: bytes | None):
+    """A TCP server on 127.0.0.1 that accepts and then says ``answer`` (or nothing,
+    ever): something listening that is not a Dask scheduler."""
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                held.append(conn)
+                if answer is not None:
+                    conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+
+
+def test_a_listener_that_never_answers_is_given_up(monkeypatch):
+    from minesolver.bench import check_scheduler, runner
+
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)  # 1 s in all; 20 s by default
+    with listener(None) as address, pytest.raises(ConnectionError, match=(
+            f"the Dask scheduler at {address} did not answer in 1 s")):
+        check_scheduler(address)
+
+
+def test_a_listener_that_is_not_dask_is_one_line(tmp_path):
+    # dask reads the first 8 bytes as a message's length (here 3 EiB): not a memory error
+    with listener(b"\0" * 4 + b"hello" * 10) as address:
+        result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
+                         str(tmp_path / "r.sqlite"), "--scheduler", address)
+    assert_one_error_line(result, f"what answers at {address} does not speak Dask's protocol")
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_run_resumes(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    port = closed_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
+                              **quiet)
+    db = tmp_path / "r.sqlite"
+    args = ["--rules", "8x8x12", "--games", "3000", "--strategy", "tank", "--db", str(db)]
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "minesolver", "bench", *args,
+                                "--scheduler", address, "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        stored = 0
+        while stored < 40 and time.monotonic() < deadline:  # wait for games to be stored
+            time.sleep(0.5)
+            with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db)) as c:
+                stored = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        scheduler.kill()
+        _, err = run.communicate(timeout=120)
+    finally:
+        scheduler.kill()
+        worker.kill()
+        worker.wait(timeout=30)
+    assert run.returncode == 2, err
+    assert err.startswith(f"minesolver: error: lost the Dask scheduler at {address}"), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        kept = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 40 <= kept < 3000
+    resumed = run_cli("bench", "--resume", "r1", "--workers", "2", "--db", str(db), "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["games"] == 3000

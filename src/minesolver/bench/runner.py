@@ -18,6 +18,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -352,19 +353,41 @@ def check_scheduler(scheduler: str) -> None:
     _connect(scheduler).close()
 
 
+CONNECT_SECONDS = 10.0  # to reach the scheduler; as long again for it to answer
+
+
 def _connect(scheduler: str) -> Any:
     try:
         from dask.distributed import Client
     except ImportError as exc:  # pragma: no cover - dask is a declared dependency
         raise RuntimeError("the Dask backend needs dask.distributed installed") from exc
-    try:
-        return Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
-        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    except ValueError as exc:  # dask's word for an address it cannot read: the user's input
-        raise InputError(
-            f"cannot use the Dask scheduler address {quote(scheduler)}: {exc}"
-        ) from None
+    # dask's timeout covers reaching the address, not the handshake after it: a
+    # listener that never answers would hold the command forever, so the client is
+    # made on a thread of its own, given up (left to the interpreter's exit) when late
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")  # type: ignore[no-untyped-call]
+        except BaseException as exc:  # handed to the caller's thread
+            made["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * CONNECT_SECONDS)
+    if thread.is_alive():
+        raise ConnectionError(f"the Dask scheduler at {scheduler} did not answer in "
+                              f"{2 * CONNECT_SECONDS:.0f} s: is a Dask scheduler listening there?")
+    error = made.get("error")
+    if error is None:
+        return made["client"]
+    if isinstance(error, (OSError, TimeoutError)):
+        raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {error}")
+    if isinstance(error, MemoryError):  # bytes read as a message's length: not dask
+        raise ConnectionError(f"what answers at {scheduler} does not speak Dask's protocol")
+    if isinstance(error, ValueError):  # dask's word for an address it cannot read
+        raise InputError(f"cannot use the Dask scheduler address {quote(scheduler)}: {error}")
+    raise error
 
 
 def _run_dask(
@@ -396,5 +419,10 @@ def _run_dask(
             if part:
                 futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
                 in_flight += 1
+    except (CancelledError, OSError) as exc:  # the scheduler went away (dask cancels all)
+        raise ConnectionError(
+            f"lost the Dask scheduler at {scheduler} ({type(exc).__name__}): the games "
+            "finished are stored, and --resume plays the rest"
+        ) from None
     finally:
         client.close()

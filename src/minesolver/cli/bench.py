@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +91,30 @@ def execute(
             if advance is not None:
                 advance(tally.text())
 
-        run_jobs(spec, run_id, store, jobs, workers=workers, scheduler=scheduler,
-                 on_game=on_game)
+        with quiet_dask(scheduler):
+            run_jobs(spec, run_id, store, jobs, workers=workers, scheduler=scheduler,
+                     on_game=on_game)
+
+
+@contextlib.contextmanager
+def quiet_dask(scheduler: str | None) -> Iterator[None]:
+    """Dask's client logs a lost scheduler as pages of tracebacks before the run ends
+    with its own line: keep them back (``MINESOLVER_DEBUG=1`` shows them)."""
+    if scheduler is None or os.environ.get("MINESOLVER_DEBUG"):
+        yield
+        return
+    # dask gives some of its loggers ("distributed.client", ...) levels of their own
+    names = [name for name in logging.root.manager.loggerDict
+             if name == "distributed" or name.startswith("distributed.")]
+    loggers = [logging.getLogger(name) for name in ["distributed", *names]]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def bench_json(data: dict[str, Any]) -> dict[str, Any]:
