@@ -66,7 +66,15 @@ class NoiseModel:
             raise NoiseError(f"withheld:P needs 0 <= P <= 1, got {self.p!r}")
 
     def __str__(self) -> str:
-        return f"withheld:{self.p:g}" if self.kind == "withheld" else self.kind
+        if self.kind != "withheld":
+            return self.kind
+        short = f"{self.p:g}"  # withheld:0.5, not 0.5000; but never a rounded P
+        return f"withheld:{short if float(short) == self.p else repr(self.p)}"
+
+    @property
+    def exact_p(self) -> Fraction:
+        """``p`` as the decimal it was written as (``0.1`` is 1/10), exactly."""
+        return Fraction(repr(self.p))
 
     def show(self, true: int, neighbours: int, seed: int, cell: int) -> int:
         """What cell ``cell`` shows (a number or ``BLANK``), drawn from its own seed.
@@ -88,8 +96,8 @@ class NoiseModel:
             return Fraction(0)
         if self.kind == "withheld":
             if shown == BLANK:
-                return Fraction(1) - Fraction(self.p).limit_denominator(10**6)
-            return Fraction(self.p).limit_denominator(10**6) if shown == true else Fraction(0)
+                return 1 - self.exact_p
+            return self.exact_p if shown == true else Fraction(0)
         if shown == BLANK or shown > neighbours:
             return Fraction(0)
         if self.kind == "optimistic":
@@ -146,6 +154,11 @@ def soft_clue(model: NoiseModel | None) -> SoftClue | None:
             if model.p == 0:  # this model never shows a number
                 return (0,) * (unknown + 1)
             return None  # a shown number is exact
+        if model.kind == "withheld" and shown == BLANK:
+            # 1 - P whatever the count (but a zero, which would have flooded): a factor
+            # the same in every layout, which only matters when it is 0
+            blank = 0 if model.p == 1 else 1
+            return tuple(0 if covered and n + flagged == 0 else blank for n in range(unknown + 1))
         return tuple(
             int(model.likelihood(shown, n + flagged, neighbours, covered) * SCALE * 10**6)
             for n in range(unknown + 1)

@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import noisy_position
 
-from minesolver.analysis import InconsistentPositionError, analyze, brute_force
+from minesolver.analysis import Engine, InconsistentPositionError, analyze, brute_force
 from minesolver.codes import BLANK, COVERED, FLAG
 from minesolver.noise import NoiseModel, parse_noise, soft_clue
 from minesolver.position import Position
 
 MODELS = ["withheld:0.5", "withheld:0.2", "withheld:0.9", "withheld:1", "withheld:0",
-          "optimistic", "cautious"]
+          "withheld:0.9999996", "withheld:0.123456789", "optimistic", "cautious"]
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -91,6 +91,27 @@ def test_engine_reports_inconsistency_exactly_when_the_oracle_total_is_zero(nois
                                 model)
 
 
+@pytest.mark.parametrize("noise", MODELS)
+@given(seed=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_chance_of_each_number_a_cell_may_show_is_the_oracles(noise, seed):
+    # P(opened, the cell shows v) = the weight of the position where it shows v over the
+    # weight of this one (a true zero floods instead, and is left out of both)
+    position, _ = noisy_position(noise, seed)
+    model = parse_noise(noise)
+    assert model is not None
+    total, _ = brute_force(position, likelihood=likelihood_of(model))
+    engine = Engine(position, noise=model)
+    for cell in list(position.covered_cells())[:3]:
+        i = position.index(*cell)
+        for outcome in engine.outcomes(cell):
+            cells = bytearray(position.cells)
+            cells[i] = outcome.shown
+            shown = Position(position.width, position.height, position.mines, bytes(cells))
+            weight, _ = brute_force(shown, likelihood=likelihood_of(model))
+            assert outcome.probability == Fraction(weight) / Fraction(total), (noise, cell)
+
+
 def test_a_hard_clue_is_the_factor_one_at_its_value():
     """The classic game is the withheld model that always shows the number."""
     for seed in range(60):
@@ -114,6 +135,17 @@ def test_hand_worked_optimistic_posterior():
     cautious = analyze(Position.from_text("3x2x2\n2HH\nHHH\n"),
                        soft=soft_clue(parse_noise("cautious")))
     assert sum(cautious.probability(*cell) for cell in [(0, 1), (1, 0), (1, 1)]) <= 2
+
+
+def test_withheld_near_one_is_exact():
+    # P was rounded to a denominator of 10**6: 0.9999996 became 1, where a blank cannot be
+    model = parse_noise("withheld:0.9999996")
+    assert model is not None and model.likelihood(BLANK, 1, 1, 1) == Fraction(4, 10**7)
+    analysis = analyze(Position.from_text("4x1x1\n.HHH\n"), soft=soft_clue(model))
+    assert [analysis.probability(0, c) for c in (1, 2, 3)] == [1, 0, 0]
+    certain = parse_noise("withheld:1")
+    with pytest.raises(InconsistentPositionError, match=r"clue '\.' \(no number\) at \(0, 0\)"):
+        analyze(Position.from_text("4x1x1\n.HHH\n"), soft=soft_clue(certain))
 
 
 def test_withheld_zero_cannot_show_a_number():

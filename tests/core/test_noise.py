@@ -53,6 +53,14 @@ def test_bad_noise_models_are_value_errors(text, needle):
         Rules(9, 9, 10, noise=text)
 
 
+@pytest.mark.parametrize("text", ["withheld:0.1234567", "withheld:0.5", "withheld:1",
+                                  "withheld:0.9999996", "withheld:1e-09"])
+def test_a_model_written_out_reads_back_as_the_same_model(text):
+    # P was written to 6 significant digits: a stored run replayed 0.123457
+    model = parse_noise(text)
+    assert model is not None and str(model) == text and parse_noise(str(model)) == model
+
+
 def test_rules_carry_a_typed_model():
     # a string is still accepted by the constructor, and read once
     rules = Rules(9, 9, 10, noise="WITHHELD:0.50")

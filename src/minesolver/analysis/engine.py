@@ -39,7 +39,7 @@ from .counting import FrontCount
 from .joining import ONE, Binomials, density_weights, front_weights, objects, scaled_weights
 from .result import Analysis, FrontSummary
 from .state import State, Unit
-from .system import InconsistentPositionError, SoftClue, known_mines
+from .system import InconsistentPositionError, SoftClue, closed_factor, known_mines
 
 __all__ = ["Analysis", "Engine", "FrontSummary", "Outcome", "analyze"]
 
@@ -213,10 +213,14 @@ class Engine:
             num, den = self._scale(v, known, len(unknown), len(around))
             # the common factors left out of both counts, as one small fraction
             ratio = after.scale.ratio(before.scale)
+            # noisy clues this one closes (no covered neighbour left, the cell itself
+            # among them) weigh every layout alike: left out of the child's count
+            clues = [j for j in (i, *around) if j == i or cells[j] <= 8 or cells[j] == BLANK]
+            closed = closed_factor(child.position, clues, self.soft)
             out.append(
                 Outcome(
                     v,
-                    after.weight * ratio.numerator * num,
+                    after.weight * ratio.numerator * num * closed,
                     before.weight * ratio.denominator * den,
                     child,
                 )
@@ -227,14 +231,18 @@ class Engine:
     def _scale(self, shown: int, known: int, unknown: int, total: int) -> tuple[int, int]:
         """``(num, den)`` turning a weighted count of a hypothesis into a probability:
         soft clues are scaled to integers by ``SCALE * 10**6``; a withheld model's
-        exact number is shown only with probability ``p``."""
+        exact number is shown only with probability ``p``, and its blank (a factor of 1
+        in the counts) with ``1 - p``."""
         if self.soft is None:
             return (1, 1)
         if self.noise is None:
             raise ValueError("outcomes() of noisy clues need the noise model: Engine(noise=...)")
+        if self.noise.kind == "withheld" and shown == BLANK:
+            q = 1 - self.noise.exact_p
+            return (q.numerator, q.denominator)
         if self.soft(shown, known, unknown, total) is not None:
             return (1, SCALE * 10**6)
-        p = Fraction(self.noise.p).limit_denominator(10**6)
+        p = self.noise.exact_p
         return (p.numerator, p.denominator)
 
     def _analyse(self, state: State) -> Analysis:

@@ -32,6 +32,7 @@ __all__ = [
     "InconsistentPositionError",
     "System",
     "build_system",
+    "closed_factor",
     "clue_cells",
     "known_mines",
     "raw_clues",
@@ -147,8 +148,9 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
         factor = soft(code, flagged, len(unknown), degree) if soft is not None else None
         if factor is not None:
             if not any(factor):
+                shown = "'.' (no number)" if code == BLANK else str(code)
                 raise InconsistentPositionError(
-                    f"clue {code} at {divmod(i, w)} cannot be shown with "
+                    f"clue {shown} at {divmod(i, w)} cannot be shown with "
                     f"{counted(flagged, 'flag')} and {counted(len(unknown), 'covered cell')} "
                     "around it",
                     divmod(i, w),
@@ -167,6 +169,29 @@ def raw_clues(position: Position, at: Sequence[int], soft: SoftClue | None) -> l
         if unknown:
             clues.append(Clue(i, unknown, need))
     return clues
+
+
+def closed_factor(position: Position, at: Sequence[int], soft: SoftClue | None) -> int:
+    """The product of the factors of the revealed cells of ``at`` that have no covered
+    neighbour left: constants the counts leave out (:func:`raw_clues` only checks such
+    a clue), which a ratio of two positions' counts must put back for a clue closed in
+    one and open in the other.  1 for hard clues (their factor is 1 or the position is
+    inconsistent).
+
+    >>> from minesolver.noise import parse_noise, soft_clue
+    >>> p = Position.from_text("2x1x1\\n1F\\n")  # optimistic: a 1 shown by a true 1
+    >>> closed_factor(p, [0], soft_clue(parse_noise("optimistic"))) == 2520 * 10**6 // 2
+    True
+    """
+    product = 1
+    if soft is None:
+        return product
+    for i, (unknown, flagged, degree) in zip(at, _surroundings(position, at), strict=True):
+        if not unknown:
+            factor = soft(position.cells[i], flagged, 0, degree)
+            if factor is not None:
+                product *= factor[0]
+    return product
 
 
 def _surroundings(position: Position, at: Sequence[int]) -> list[tuple[list[int], int, int]]:
