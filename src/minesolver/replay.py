@@ -320,6 +320,10 @@ def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> 
     total = _int(_get(board, "mines", "the position"), "the board's mine count", 0)
     result = _get(end, "result", "the result line")
     seconds = _check_result(result, width, height, total)
+    noise = result.get("noise")
+    if noise not in (None, "none"):
+        raise ReplayError(f"{name}: a game with noisy clues ({quote(noise)}): review judges "
+                          "games whose numbers are exact")
     if "mines" in end:
         mines = _cells(end["mines"], "the mines", width, height)
     elif result.get("won"):  # an older log: a won game's mines are the cells never opened

@@ -190,6 +190,16 @@ def test_review_of_a_play_log(tmp_path):
     assert data["format"] == "log" and data["player"] == "random"
 
 
+def test_a_log_of_a_noisy_game_is_refused(tmp_path):
+    # it was rebuilt with exact numbers: review judged a game nobody played
+    log = tmp_path / "noisy.jsonl"
+    played = run_cli("play", "--rules", "8x8x8", "--noise", "withheld:0.5", "--seed", "4",
+                     "--log", str(log), "--json")
+    assert played.returncode == 0, played.stderr
+    assert_one_error_line(run_cli("review", str(log)), "noisy.jsonl: a game with noisy clues "
+                          "('withheld:0.5'): review judges games whose numbers are exact")
+
+
 def test_names_from_a_file_are_printed_as_they_are(tmp_path):
     # the player's name, the program's and the file's come from the user: never markup
     log = tmp_path / "[bold]game.jsonl"
