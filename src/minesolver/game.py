@@ -247,7 +247,9 @@ class Game:
     def chord(self, row: int, col: int) -> list[tuple[int, int]]:
         """Open every unflagged neighbour of an open number whose flags match it.
 
-        Does nothing (returns ``[]``) when the flags around it do not match.
+        Does nothing (returns ``[]``) when the flags around it do not match.  With noisy
+        clues the number is the one shown (a cell that shows none never chords): the
+        true count would give away what the player cannot see.
         """
         index = self.grid.index(row, col)
         self._check_playable()
@@ -256,7 +258,8 @@ class Game:
             return []
         around = self.grid.neighbours(index)
         state = self._state
-        if sum(1 for j in around if state[j] == FLAGGED) != field.count[index]:
+        number = field.count[index] if self._shown is None else self._shown[index]
+        if sum(1 for j in around if state[j] == FLAGGED) != number:  # a blank (12): never
             return []
         targets = [j for j in around if state[j] == HIDDEN]
         if not targets:

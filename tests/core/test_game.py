@@ -392,6 +392,25 @@ def test_chord_on_a_covered_cell_or_a_settled_number_does_nothing():
     assert game.status == "playing"
 
 
+@pytest.mark.parametrize("noise", ["optimistic", "cautious", "withheld:0.5"])
+def test_chord_in_a_noisy_game_goes_by_the_number_shown(noise):
+    # it went by the true count: a chord that worked told the player the hidden number
+    from minesolver.codes import BLANK
+
+    acted = {True: 0, False: 0}
+    for seed in range(60):
+        game = Game.from_layout(Layout(3, 3, (0, 1)), noise=noise, seed=seed)
+        game.reveal(1, 1)  # true count 2
+        game.flag(0, 0)
+        game.flag(0, 1)
+        shown = game.position().cells[4]
+        opened = game.chord(1, 1)
+        assert bool(opened) == (shown == 2), (seed, shown)
+        assert shown != BLANK or not opened
+        acted[bool(opened)] += 1
+    assert acted[False] > 0 and acted[True] > 0  # both happen
+
+
 # ---------------------------------------------------------------------- 3BV
 
 
