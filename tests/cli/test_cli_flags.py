@@ -80,6 +80,10 @@ def test_mc_sampling_is_stored_per_game(tmp_path):
         (["--p2", "human"], ["--p2 must be an AI"]),
         (["--resume", "r9"], ["no results store at", "e.sqlite"]),
         (["--p1", "human", "--resume", "r1"], ["cannot be resumed"]),
+        # options of the other kind of game were ignored without a word
+        (["--p1", "human", "--games", "3", "--json"],
+         ["--games and --db and --json are for AI matches, not a human game"]),
+        (["--first", "p2"], ["--first is for a human game", "leave it out"]),
     ],
 )
 def test_cli_errors_are_one_line(args, needles, tmp_path):

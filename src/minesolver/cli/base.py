@@ -155,6 +155,17 @@ def check_resume(run_id: str, stored: RunSpec, options: dict[str, RunView],
              f"{'; '.join(differ)}: leave {'it' if len(differ) == 1 else 'them'} out")
 
 
+def refuse_given(options: dict[str, str], why: str) -> None:
+    """Refuse the parameters of ``options`` (name: flag) given on the command line, which
+    the command would otherwise ignore without a word (``why``: where they belong)."""
+    ctx = click.get_current_context()
+    given = [flag for name, flag in options.items()
+             if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+    if given:
+        fail(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} {why}: leave "
+             f"{'it' if len(given) == 1 else 'them'} out")
+
+
 def _shown(value: object) -> str:
     if isinstance(value, tuple):
         return ", ".join(_shown(v) for v in value)

@@ -28,7 +28,16 @@ from ..variants.flags import (
     FlagsTurn,
     find_flags_player,
 )
-from .base import VIEWS, check_resume, cli, console, fail, one_line, open_store
+from .base import (
+    VIEWS,
+    check_resume,
+    cli,
+    console,
+    fail,
+    one_line,
+    open_store,
+    refuse_given,
+)
 from .options import (
     db_option,
     json_option,
@@ -92,11 +101,17 @@ def flags_cmd(
     if p1.strip().lower() == "human":
         if resume is not None:
             fail("--resume continues AI matches; a human game cannot be resumed")
+        refuse_given({"games": "--games", "workers": "--workers", "db": "--db",
+                      "as_json": "--json", "quiet": "--quiet"},
+                     "for AI matches, not a human game")
         board = _rules(rules)
         opponent = find_flags_player(p2)
         human_game(board, opponent, seed=new_seed() if seed is None else seed,
                    first=0 if first == "p1" else 1)
         return
+
+    refuse_given({"first": "--first"}, "for a human game (in a match the players take "
+                 "turns to move first)")
 
     def asked() -> RunSpec:
         return flags_spec(p1, p2, games=games, seed=1 if seed is None else seed,
