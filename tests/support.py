@@ -6,11 +6,13 @@ Importable from every test module as ``support`` (pytest's ``pythonpath`` holds
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 import shutil
 import subprocess
 import sys
+import types
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -334,6 +336,25 @@ def position_from_json(data):
     """The Position a ``serialize.position_json`` object describes."""
     header = f"{data['width']}x{data['height']}x{data['mines']}\n"
     return Position.from_text(header + "".join(row + "\n" for row in data["rows"]))
+
+
+# ---------------------------------------------------------------------- benchmark scripts
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_script(name: str) -> types.ModuleType:
+    """``benchmarks/NAME.py`` as a module, to test its functions; its sibling imports
+    (``losses``, ``script_args``) found as when it runs."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # registered before it runs: its dataclasses look it up
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
 
 
 # ---------------------------------------------------------------------- played games

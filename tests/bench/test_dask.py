@@ -74,12 +74,12 @@ def test_a_run_started_locally_finishes_on_the_cluster(tmp_path, scheduler):
         whole = store.new_run("bench", SPEC, __version__)
         run_jobs(SPEC, whole, store, pending_jobs(SPEC, set()), workers=1)
         split = store.new_run("bench", SPEC, __version__)
-        jobs = pending_jobs(SPEC, set())
+        jobs = list(pending_jobs(SPEC, set()))
         run_jobs(SPEC, split, store, jobs[:11], workers=1)
         left = pending_jobs(SPEC, store.done(split))
         assert len(left) == 32 - 11
         run_jobs(SPEC, split, store, left, scheduler=scheduler)
-        assert pending_jobs(SPEC, store.done(split)) == []
+        assert list(pending_jobs(SPEC, store.done(split))) == []
     assert rows(db, split) == rows(db, whole)
 
 

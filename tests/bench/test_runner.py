@@ -52,7 +52,7 @@ def outcomes(store, run_id):
 
 
 def test_pending_jobs_interleave_strategies_and_skip_done():
-    jobs = pending_jobs(SPEC, set())
+    jobs = list(pending_jobs(SPEC, set()))
     assert len(jobs) == 24
     assert [(j.strategy, j.game_index) for j in jobs[:4]] == [
         ("tank", 0), ("random", 0), ("tank", 1), ("random", 1)
@@ -135,7 +135,7 @@ def test_threads_of_one_process_play_with_strategies_of_their_own():
     objects (a strategy keeps the game it is playing), so games played side by side
     are the games played one after the other."""
     spec = replace(SPEC, points=(Rules(9, 9, 10),), strategies=("best", "tank"), games=24)
-    jobs = pending_jobs(spec, set())
+    jobs = list(pending_jobs(spec, set()))
     alone = [outcome(r) for r in play_chunk(spec, "r1", jobs)]
     parts = [jobs[k::4] for k in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -180,7 +180,7 @@ def test_a_crashed_run_resumes_to_the_same_results(tmp_path, workers):
         assert len(left) == 24 - len(stored)
         run_jobs(SPEC, run, broken, left, workers=workers)
         assert outcomes(broken, run) == reference
-        assert pending_jobs(SPEC, broken.done(run)) == []
+        assert list(pending_jobs(SPEC, broken.done(run))) == []
         # running everything again stores nothing new
         again = []
         run_jobs(SPEC, run, broken, pending_jobs(SPEC, set()), workers=1, on_game=again.append)
@@ -194,7 +194,7 @@ def test_results_do_not_depend_on_workers_or_chunks(tmp_path, workers, chunk):
         ra, rb = a.new_run("bench", SPEC, __version__), b.new_run("bench", SPEC, __version__)
         run_jobs(SPEC, ra, a, pending_jobs(SPEC, set()), workers=1)
         # the jobs in another order, too: game i is the same game whoever plays it when
-        jobs = pending_jobs(SPEC, set())[::-1]
+        jobs = list(pending_jobs(SPEC, set()))[::-1]
         run_jobs(SPEC, rb, b, jobs, workers=workers, chunk=chunk)
         assert outcomes(a, ra) == outcomes(b, rb)
 
@@ -271,7 +271,7 @@ def test_load_layouts_reads_mbf_too(tmp_path):
     assert load_layouts(str(mbf)) == boards
     spec = replace(SPEC, layouts=str(mbf))
     validate(spec)
-    jobs = pending_jobs(spec, set())
+    jobs = list(pending_jobs(spec, set()))
     assert [j.layout for j in jobs[::2]] == boards
     assert layout_of(spec, 5, load_layouts(str(mbf))) == boards[5]
 
@@ -297,3 +297,15 @@ def test_run_results_summarise_and_compare_from_the_store(tmp_path):
     assert data["comparisons"] == [comparison_json("tank", "random", compare(tank, random_))]
     assert isinstance(first["games"], int) and first["games"] == 6
     assert all(isinstance(r, GameRow) for r in tank)
+
+
+def test_pending_jobs_are_made_as_they_are_taken():
+    # a list of every job of a 10**8-game run took GBs before the first game was played
+    from itertools import islice
+
+    spec = RunSpec((Rules(9, 9, 10),), ("tank", "best"), 10**8, seed=1)
+    jobs = pending_jobs(spec, {("tank", 0), ("best", 1), ("other", 5), ("tank", 10**8)})
+    assert len(jobs) == 2 * 10**8 - 2
+    first = [(j.strategy, j.game_index) for j in islice(jobs, 4)]
+    assert first == [("best", 0), ("tank", 1), ("tank", 2), ("best", 2)]
+    assert Job("best", 0) in jobs and Job("tank", 0) not in jobs and Job("x", 3) not in jobs

@@ -4,32 +4,16 @@ status they deserve (test_benchmark_scripts.py runs the script itself)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from fractions import Fraction
-from pathlib import Path
+
+from support import load_script
 
 from minesolver.analysis import brute_force
 from minesolver.codes import COVERED, FLAG
 from minesolver.position import Position
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 # 3 mines; the flag at (0, 0) is not one the clues prove (without it: a mine there in 2/3)
 TOY = "4x3x3\nFH1H\nH21H\nHHHH\n"
-
-
-def load():
-    sys.path.insert(0, str(BENCH))  # versus_engines imports losses as a sibling script
-    try:
-        spec = importlib.util.spec_from_file_location("versus_engines",
-                                                      BENCH / "versus_engines.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["versus_engines"] = module  # its dataclasses look their module up
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
 
 
 def exact_grid(position: Position, nudge: dict[tuple[int, int], float] | None = None):
@@ -47,7 +31,7 @@ def engine(versus, grid):
 
 
 def test_an_answer_within_the_tolerance_agrees_and_one_beyond_it_does_not():
-    versus = load()
+    versus = load_script("versus_engines")
     position = Position.from_text("4x3x3\nHH1H\nH21H\nHHHH\n")
     case = versus.Case("best", "beginner", position, "made up")
     for name, tolerance in versus.TOLERANCE.items():
@@ -61,7 +45,7 @@ def test_an_answer_within_the_tolerance_agrees_and_one_beyond_it_does_not():
 
 
 def test_only_ms_toollib_may_answer_with_an_unprovable_flag_covered_again():
-    versus = load()
+    versus = load_script("versus_engines")
     position = Position.from_text(TOY)
     plain = position.with_cells([(0, COVERED)])
     case = versus.Case("flagsany", "beginner", position, "made up")
@@ -86,7 +70,7 @@ def test_only_ms_toollib_may_answer_with_an_unprovable_flag_covered_again():
 
 
 def test_a_wrong_or_missing_answer_is_printed_judged_and_fails_the_run(capsys):
-    versus = load()
+    versus = load_script("versus_engines")
     position = Position.from_text("4x3x3\nHH1H\nH21H\nHHHH\n")
     case = versus.Case("best", "beginner", position, "made up")
     right = versus.check(case, {versus.TOOLLIB: engine(versus, exact_grid(position))})

@@ -3,25 +3,15 @@ the first click opened, and the paired table over a part of the boards."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
+
+from support import load_script
 
 from minesolver.rules import Rules
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "versus_jsms.py"
-
-
-def load():
-    spec = importlib.util.spec_from_file_location("versus_jsms", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_a_first_click_opens_only_with_no_mine_around_it(tmp_path):
-    versus = load()
+    versus = load_script("versus_jsms")
     rules = Rules.from_string("beginner", first_click="safe")  # 9x9
     boards = [[1], [80], [10], [2], [41, 80], [30]]  # (0,1) (8,8) (1,1) (0,2) (4,5) (3,3)
     path = tmp_path / "layouts.jsonl"
@@ -31,7 +21,7 @@ def test_a_first_click_opens_only_with_no_mine_around_it(tmp_path):
 
 
 def test_the_table_of_a_part_counts_only_its_boards():
-    versus = load()
+    versus = load_script("versus_jsms")
     ours = {0: (True, 1.0), 1: (True, 2.0), 2: (False, 3.0), 3: (True, 4.0)}
     theirs = {0: (False, 10.0), 1: (True, 20.0), 2: (True, 30.0), 3: (False, 40.0)}
     whole = versus.table(ours, theirs, 4)

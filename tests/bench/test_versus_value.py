@@ -5,33 +5,16 @@ stand-in harness (the real one needs a JSMinesweeper checkout, which CI does not
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from support import BENCH, load_script
 
 from minesolver.position import Position
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load(name: str):
-    sys.path.insert(0, str(BENCH))  # versus_value imports losses as a sibling script
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        # registered before it runs: its dataclasses look their module up by name
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
 
 
 def row(game: int, difference: float, kind: str = "rival riskier", guess: int = 0) -> dict:
@@ -40,7 +23,7 @@ def row(game: int, difference: float, kind: str = "rival riskier", guess: int = 
 
 
 def test_the_intervals_treat_the_game_as_the_unit():
-    value = load("versus_value")
+    value = load_script("versus_value")
     # four games: two positions in game 0, one in game 1, none in games 2 and 3
     part = [row(0, 0.10), row(0, 0.10, guess=1), row(1, -0.05)]
     per_position, position_half, per_game, game_half = value.clustered(part, 4)
@@ -57,7 +40,7 @@ def test_the_intervals_treat_the_game_as_the_unit():
 
 
 def test_the_table_splits_by_kind_and_counts_games_without_a_guess():
-    value = load("versus_value")
+    value = load_script("versus_value")
     rows = [row(0, 0.02), row(1, -0.01, kind="equal risk", guess=2),
             {"game": 2, "guess": -1, "kind": "no guess"},
             {"game": 3, "guess": 0, "kind": "same"}]
@@ -73,7 +56,7 @@ def test_the_table_splits_by_kind_and_counts_games_without_a_guess():
 
 
 def test_a_rival_strategy_is_valued_where_it_moves_otherwise(tmp_path):
-    value = load("versus_value")
+    value = load_script("versus_value")
     out = tmp_path / "walled.jsonl"
     opts = argparse.Namespace(rules="expert", first_click="safe", start="corner",
                               strategy="best:walled=off,chains=off", rival="best", seed=20261800,
@@ -94,7 +77,7 @@ def test_a_rival_strategy_is_valued_where_it_moves_otherwise(tmp_path):
 
 
 def test_the_path_to_jsminesweepers_pick_is_read_from_its_console_words():
-    value = load("versus_value")
+    value = load_script("versus_value")
     tie = "-------- Starting Best Guess Analysis --------\n"
     # the forced groups' tie-break runs without long-term risk, whatever else is said
     assert value.route(tie + "Long term risk not being considered\n", (1, 16)) == value.ROUTES[0]
@@ -158,7 +141,7 @@ def stand_in(tmp_path):
     """``benchmarks/losses.py`` and its questioner, over the stand-in harness."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    losses = load("losses")
+    losses = load_script("losses")
     harness = tmp_path / "jsms_harness.js"
     harness.write_text(STAND_IN)
     return losses, losses.Analyser(str(harness), str(tmp_path)), harness

@@ -14,8 +14,9 @@ games a run has), and hand each finished chunk to ``finish`` in the parent proce
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
@@ -25,16 +26,18 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def chunks(items: Sequence[T], size: int) -> Iterator[list[T]]:
-    """Consecutive slices of ``items`` of at most ``size``."""
-    for i in range(0, len(items), size):
-        yield list(items[i : i + size])
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive runs of at most ``size`` of ``items``, taken as they are needed (the
+    items may be made one by one: a run of 10**8 games never lists them all)."""
+    it = iter(items)
+    while part := list(islice(it, size)):
+        yield part
 
 
 def run_chunks(
     task: Callable[..., list[R]],
     args: tuple[Any, ...],
-    items: Sequence[T],
+    items: Iterable[T],
     *,
     workers: int | None,
     chunk: int,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,6 +37,7 @@ from .store import GameRow, Store
 
 __all__ = [
     "Job",
+    "PendingJobs",
     "board_layer",
     "board_seed",
     "check_boards_unchanged",
@@ -206,21 +207,49 @@ def layout_of(spec: RunSpec, game_index: int, layouts: list[Layout] | None = Non
     return game.layout
 
 
-def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> list[Job]:
-    """The jobs of a run not yet in the store, game by game (strategies interleaved)."""
-    layouts = load_layouts(spec.layouts) if spec.layouts else None
-    if layouts is not None and len(layouts) < spec.total_games:
-        raise InputError(
-            f"the layout file {spec.layouts} holds {counted(len(layouts), 'board')}, "
-            f"the run needs {spec.total_games}"
+class PendingJobs(Collection[Job]):
+    """The jobs of a run not yet in the store, game by game (strategies interleaved),
+    made as they are taken: a run of 10**8 games holds only the pairs already done."""
+
+    def __init__(self, spec: RunSpec, done: set[tuple[str, int]]) -> None:
+        self.spec = spec
+        self.layouts = load_layouts(spec.layouts) if spec.layouts else None
+        if self.layouts is not None and len(self.layouts) < spec.total_games:
+            raise InputError(
+                f"the layout file {spec.layouts} holds {counted(len(self.layouts), 'board')}, "
+                f"the run needs {spec.total_games}"
+            )
+        names = set(spec.strategies)
+        self.done = {(name, i) for name, i in done if name in names and 0 <= i < spec.total_games}
+
+    def __len__(self) -> int:
+        return self.spec.all_games - len(self.done)
+
+    def __iter__(self) -> Iterator[Job]:
+        for index in range(self.spec.total_games):
+            for name in self.spec.strategies:
+                if (name, index) not in self.done:
+                    layout = self.layouts[index] if self.layouts is not None else None
+                    yield Job(name, index, layout)
+
+    def __contains__(self, job: object) -> bool:
+        return (
+            isinstance(job, Job)
+            and job.strategy in self.spec.strategies
+            and 0 <= job.game_index < self.spec.total_games
+            and (job.strategy, job.game_index) not in self.done
         )
-    jobs = []
-    for index in range(spec.total_games):
-        for name in spec.strategies:
-            if (name, index) not in done:
-                layout = layouts[index] if layouts is not None else None
-                jobs.append(Job(name, index, layout))
-    return jobs
+
+
+def pending_jobs(spec: RunSpec, done: set[tuple[str, int]]) -> PendingJobs:
+    """The jobs of a run not yet in the store (``done``: its (strategy, game) pairs).
+
+    >>> from minesolver.rules import BEGINNER
+    >>> jobs = pending_jobs(RunSpec((BEGINNER,), ("tank", "best"), 3, seed=1), {("tank", 0)})
+    >>> len(jobs), [(j.strategy, j.game_index) for j in jobs][:3]
+    (5, [('best', 0), ('tank', 1), ('best', 1)])
+    """
+    return PendingJobs(spec, done)
 
 
 # strategies built once per worker process, and thread: a strategy keeps the state of
@@ -321,7 +350,7 @@ def run_jobs(
     spec: RunSpec,
     run_id: str,
     store: Store,
-    jobs: list[Job],
+    jobs: Iterable[Job],
     *,
     workers: int | None = None,
     scheduler: str | None = None,
@@ -393,7 +422,7 @@ def _connect(scheduler: str) -> Any:
 def _run_dask(
     spec: RunSpec,
     run_id: str,
-    jobs: list[Job],
+    jobs: Iterable[Job],
     scheduler: str,
     finish: Callable[[list[GameRow]], None],
     chunk: int,
