@@ -309,3 +309,23 @@ def test_pending_jobs_are_made_as_they_are_taken():
     first = [(j.strategy, j.game_index) for j in islice(jobs, 4)]
     assert first == [("best", 0), ("tank", 1), ("tank", 2), ("best", 2)]
     assert Job("best", 0) in jobs and Job("tank", 0) not in jobs and Job("x", 3) not in jobs
+
+
+def test_games_on_big_boards_are_stored_one_by_one(tmp_path):
+    # four to a task, a 400x400 game's bar moved every four games (tens of seconds)
+    big = RunSpec((Rules(101, 100, 30),), ("tank",), 3, seed=1)
+    small = RunSpec((Rules(9, 9, 10),), ("tank",), 8, seed=1)
+    for spec, want in ((big, [1, 1, 1]), (small, [4, 4])):
+        with Store(tmp_path / f"{spec.rules}.sqlite") as store:
+            run = store.new_run("bench", spec, __version__)
+            batches: list[int] = []
+            add = store.add_games
+
+            def counted(rows, add=add, batches=batches):
+                rows = list(rows)
+                batches.append(len(rows))
+                return add(rows)
+
+            store.add_games = counted  # type: ignore[method-assign]
+            run_jobs(spec, run, store, pending_jobs(spec, set()), workers=1)
+        assert batches == want

@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 CHUNK = 4  # games per task: small enough for a smooth progress bar
+BIG_BOARD = 10_000  # cells: past it a game takes seconds, and a task is one game
 
 
 @dataclass(frozen=True)
@@ -355,13 +356,17 @@ def run_jobs(
     workers: int | None = None,
     scheduler: str | None = None,
     on_game: Callback | None = None,
-    chunk: int = CHUNK,
+    chunk: int | None = None,
 ) -> None:
     """Play ``jobs`` and store every game as it finishes.
 
     ``workers``: local processes (default: all cores; 1 plays in this process).
     ``scheduler``: a Dask scheduler address (``tcp://host:port``) instead.
+    ``chunk``: games per task (default :data:`CHUNK`, one on boards past
+    :data:`BIG_BOARD` cells, so progress and a stop lose little).
     """
+    if chunk is None:
+        chunk = 1 if max(rules.cells for rules in spec.points) > BIG_BOARD else CHUNK
     def finish(rows: list[GameRow]) -> None:
         store.add_games(rows)
         if on_game is not None:
