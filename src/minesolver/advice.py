@@ -34,7 +34,7 @@ from fractions import Fraction
 
 from .analysis import Analysis, analyze
 from .codes import COVERED
-from .errors import InconsistentPositionError
+from .errors import InconsistentPositionError, percent
 from .position import Position
 from .strategies import Reason
 from .strategies.best import Best
@@ -42,21 +42,6 @@ from .strategies.forced import forced_guess
 from .survey import count_with, min_probability, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook", "percent"]
-
-
-def percent(chance: Fraction | float) -> str:
-    """A chance for people, to one decimal, but never a possible event shown as 0% or
-    a risky one as 100%: those get the digits that tell them apart.
-
-    >>> percent(Fraction(1, 3)), percent(Fraction(7999, 8000)), percent(1), percent(0)
-    ('33.3%', '99.99%', '100.0%', '0.0%')
-    """
-    x = float(chance)
-    digits = 1
-    while 0 < x < 1 and f"{x:.{digits}%}" in (f"{0:.{digits}%}", f"{1:.{digits}%}") \
-            and digits < 12:
-        digits += 1
-    return f"{x:.{digits}%}"
 
 
 @dataclass(frozen=True)

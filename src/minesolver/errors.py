@@ -13,7 +13,9 @@ Three kinds, because the command line and the web app must tell them apart:
   so the user can raise it or ask something smaller.
 
 Every error pickles with its extra fields, so it survives worker processes and
-the web app's sandbox unchanged.
+the web app's sandbox unchanged.  The words messages share live here too:
+:func:`counted` (plurals), :func:`quote` and :func:`shorten` (input named, not
+echoed), :func:`percent` (a chance never shown as certain when it is not).
 
 >>> err = InconsistentPositionError("clue 3 at (0, 1) cannot be met", clue=(0, 1))
 >>> import pickle
@@ -26,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsFloat
 
 __all__ = [
     "EngineLimitError",
@@ -39,6 +41,7 @@ __all__ = [
     "OffBoardError",
     "OptionError",
     "counted",
+    "percent",
     "quote",
     "shorten",
 ]
@@ -51,6 +54,21 @@ def counted(n: int, word: str) -> str:
     ('1 mine', '3 boards')
     """
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def percent(chance: SupportsFloat) -> str:
+    """A chance for people, to one decimal, but never a possible event shown as 0% or
+    a risky one as 100%: those get the digits that tell them apart.
+
+    >>> percent(1 / 3), percent(7999 / 8000), percent(1), percent(0)
+    ('33.3%', '99.99%', '100.0%', '0.0%')
+    """
+    x = float(chance)
+    digits = 1
+    while 0 < x < 1 and f"{x:.{digits}%}" in (f"{0:.{digits}%}", f"{1:.{digits}%}") \
+            and digits < 12:
+        digits += 1
+    return f"{x:.{digits}%}"
 
 
 def quote(value: object, limit: int = 60) -> str:

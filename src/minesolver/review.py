@@ -37,10 +37,10 @@ from typing import Literal
 
 import numpy as np
 
-from .advice import Advice, advise, percent
+from .advice import Advice, advise
 from .analysis import Analysis, analyze
 from .codes import BLANK, COVERED, FLAG, is_number
-from .errors import InconsistentPositionError
+from .errors import InconsistentPositionError, percent
 from .game import Game
 from .metrics import BoardStats, bbbv_solved, board_stats
 from .position import Position

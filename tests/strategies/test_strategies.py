@@ -127,6 +127,9 @@ def test_move_describes_itself():
     text = Move((4, 4), reason="endgame", probability=0.5, win_chance=0.25).describe()
     assert text == "open (4, 4): endgame at 50.0% mine risk, win chance 25.0%"
     assert Move((1, 1), action="flag").describe().startswith("flag (1, 1)")
+    # a chance is never shown as certain when it is not (an endgame nearly won)
+    text = Move((0, 0), reason="endgame", probability=0.0004, win_chance=0.9996).describe()
+    assert text == "open (0, 0): endgame at 0.04% mine risk, win chance 99.96%"
 
 
 # ---------------------------------------------------------------------- the invariants

@@ -296,3 +296,13 @@ def test_the_flags_errors_are_the_core_kinds():
     assert issubclass(FlagsOverError, GameOverError) and issubclass(FlagsOverError, FlagsMoveError)
     for cls in (FlagsSetupError, FlagsMoveError, FlagsOverError):
         assert issubclass(cls, FlagsError) and issubclass(cls, ValueError)
+
+
+def test_a_move_never_shows_an_uncertain_chance_as_certain():
+    # a 99.97% mine read "at 100.0% → safe" in the web app's log
+    from minesolver.variants.flags import FlagsMove
+
+    assert FlagsMove((0, 0), reason="likeliest mine", probability=0.9997).describe() == (
+        "open (0, 0): likeliest mine at 99.97%")
+    assert FlagsMove((0, 0), reason="certain mine", probability=1.0).describe() == (
+        "open (0, 0): certain mine at 100.0%")

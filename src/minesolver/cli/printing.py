@@ -15,7 +15,7 @@ from ..bench import RunSpec, Store
 from ..bench.flags import flags_summary
 from ..bench.stats import wilson
 from ..codes import COVERED
-from ..errors import counted
+from ..errors import counted, percent
 from ..show.terminal import board_text
 from ..survey import Survey
 from .base import console
@@ -51,7 +51,7 @@ def print_analysis(out: Console, name: str, analysis: Analysis, *, trailing: boo
     ]
     if not safe and uncertain:
         p, cell = min(uncertain)
-        out.print(f"safest guess: {cell} with mine probability {p:.2%}")
+        out.print(f"safest guess: {cell} with mine probability {percent(p)}")
     digits = len(str(analysis.solutions))
     approx = f" (about 10^{digits - 1})" if digits > 12 else ""
     fronts = len(analysis.fronts)
@@ -81,7 +81,7 @@ def print_advice(out: Console, advice: Advice | None, survey: Survey | None) -> 
                  for c, chance in enumerate(row) if chance > 0),
                 key=lambda item: (-item[0], item[1]),
             )
-            best = " ".join(f"({r},{c}) {float(p):.1%}" for p, (r, c) in ranked[:5])
+            best = " ".join(f"({r},{c}) {percent(p)}" for p, (r, c) in ranked[:5])
             out.print("likeliest zeros: " + (best or "none"))
     out.print("figures are exact: ratios of exact layout counts\n")
 

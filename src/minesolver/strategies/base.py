@@ -22,7 +22,7 @@ from ..analysis import Analysis, Engine
 from ..analysis.cache import FrontCache
 from ..analysis.counting import FrontCount
 from ..codes import COVERED, MINE
-from ..errors import OptionError
+from ..errors import OptionError, percent
 from ..noise import NoiseModel, SoftClue, soft_clue
 from ..position import Position
 from ..registry import Registry
@@ -70,9 +70,9 @@ class Move:
         text = f"{verb} {self.cell}: {self.reason}"
         risky = self.reason in ("guess", "forced", "fifty", "region", "endgame")
         if risky and self.probability is not None:
-            text += f" at {self.probability:.1%} mine risk"
+            text += f" at {percent(self.probability)} mine risk"
         if self.win_chance is not None:
-            text += f", win chance {self.win_chance:.1%}"
+            text += f", win chance {percent(self.win_chance)}"
         return text
 
 

@@ -47,6 +47,7 @@ from ...errors import (
     InputError,
     MinesolverError,
     OptionError,
+    percent,
     quote,
 )
 from ...geometry import Grid
@@ -148,7 +149,7 @@ class FlagsMove:
             text += (
                 f", {self.probability:.2f} mines expected"
                 if self.kind == "bomb"
-                else f" at {self.probability:.1%}"
+                else f" at {percent(self.probability)}"
             )
         return text
 

@@ -44,6 +44,7 @@ import numpy as np
 from ...analysis import Analysis, Engine, analyze
 from ...analysis.sampling import sample_layouts
 from ...codes import COVERED, FLAG
+from ...errors import percent
 from ...minefield import HIDDEN, OPEN, Layout
 from ...options import Range
 from ...position import Position
@@ -142,7 +143,7 @@ class Hard(FlagsPlayer):
             else:
                 move = found.move
                 return FlagsMove(move.cell, move.kind,
-                                 reason=f"{move.reason}, win chance {found.win_chance:.1%}",
+                                 reason=f"{move.reason}, win chance {percent(found.win_chance)}",
                                  probability=move.probability)
         best = self._best_open(position, analysis)
         if bomb_now:
