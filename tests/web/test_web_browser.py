@@ -413,6 +413,17 @@ def flags_move(page: Any, row: int, col: int) -> dict[str, Any]:
     return flags_state(page)
 
 
+def ai_first(page: Any, rules: str, seed: int) -> None:
+    """A new Flags game against ``exact``, which moves first, on ``rules`` (WxHxM)."""
+    for field, value in zip(("#flags-w", "#flags-h", "#flags-m"), rules.split("x"),
+                            strict=True):
+        page.fill(field, value)
+    page.fill("#flags-seed", str(seed))
+    page.select_option("#flags-ai", "exact")
+    page.select_option("#flags-first", "ai")
+    page.click("#flags-new")
+
+
 def test_flags_asks_for_the_rest_of_a_long_ai_run(browser: Any, cut_server: str) -> None:
     """On a crowded board the AI claims mine after mine; the server answers after part of
     such a run (here after each move) and the page asks for the rest until the end."""
@@ -422,12 +433,7 @@ def test_flags_asks_for_the_rest_of_a_long_ai_run(browser: Any, cut_server: str)
     open_mode(tab, "flags")
     tab.wait_for_function("flags.game && !flags.busy")
     tab.evaluate("flags.stepMs = 20")
-    for field, value in (("#flags-w", "6"), ("#flags-h", "6"), ("#flags-m", "33"),
-                         ("#flags-seed", "14")):
-        tab.fill(field, value)
-    tab.select_option("#flags-ai", "exact")
-    tab.select_option("#flags-first", "ai")
-    tab.click("#flags-new")
+    ai_first(tab, "6x6x33", 14)
     tab.wait_for_function("flags.game && flags.game.over && !flags.busy")
     state = flags_state(tab)
     # the AI won without the person's moving: 17 mines in a row, 16 of them asked for
@@ -438,6 +444,21 @@ def test_flags_asks_for_the_rest_of_a_long_ai_run(browser: Any, cut_server: str)
     assert tab.text_content("#flags-score-1") == "17"
     assert not problems, problems
     context.close()
+
+
+def test_flags_log_follows_a_long_answer_as_it_is_shown(page: Any) -> None:
+    # the log was the game's last 50 turns less those not shown yet: empty while an
+    # answer of 73 turns was shown
+    open_mode(page, "flags")
+    page.wait_for_function("flags.game && !flags.busy")
+    ai_first(page, "20x20x396", 1)
+    page.wait_for_function("flags.view && flags.view.pending > 40 && flags.view.pending < 58")
+    entries = page.locator("#flags-log li")
+    assert entries.count() == 12
+    assert page.text_content("#flags-status").endswith(
+        entries.first.text_content().removeprefix("exact"))
+    page.wait_for_function("flags.game.turns === 73 && !flags.busy")
+    assert entries.count() == 12
 
 
 def test_flags_against_the_ai_with_a_bomb(page: Any) -> None:

@@ -153,6 +153,47 @@ def test_review_a_replay_click_by_click(page: Any) -> None:
     screenshot(page, "players-review", readme=True)
 
 
+def test_a_file_that_cannot_be_reviewed_does_not_keep_the_last_review(
+    page: Any, tmp_path: Any
+) -> None:
+    # the last game's figures and board stayed under the new file's name, the error only in
+    # a banner gone after 6 s
+    open_mode(page, "review")
+    page.set_input_files("#review-file", str(REPLAYS / "beg_unfinished_marks_on.avf"))
+    page.click("#review-go")
+    page.wait_for_function("review.data !== null")
+    cut = tmp_path / "cut.avf"
+    cut.write_bytes((REPLAYS / "exp_49.25_3bv127.avf").read_bytes()[:3000])
+    page.allowed_statuses.add(400)
+    page.set_input_files("#review-file", str(cut))
+    page.click("#review-go")
+    page.wait_for_function("review.data === null && "
+                           "document.querySelector('#review-status').dataset.status === 'error'")
+    assert "cut.avf" in page.text_content("#review-status")
+    for part in ("#review-figures", "#review-guesses", "#review-judgement", "#review-counter"):
+        assert page.text_content(part) == "", part
+    assert page.evaluate("review.board.view") is None
+
+
+def test_an_analysis_that_goes_through_takes_the_last_error_down(page: Any) -> None:
+    open_mode(page, "analyse")
+    page.allowed_statuses.add(400)
+    page.fill("#analyse-text", "5x3x3\nHHxHH\n12H21\n01110\n")
+    page.click("#analyse-go")
+    page.wait_for_selector("#error:not([hidden])")
+    page.fill("#analyse-text", "5x3x3\nHHHHH\n12H21\n01110\n")
+    page.click("#analyse-go")
+    page.wait_for_function("analyse.result && analyse.result.analysis")
+    assert page.locator("#error").is_hidden()
+
+
+def test_chances_on_the_page_are_never_shown_as_certain_when_not(page: Any) -> None:
+    open_mode(page, "analyse")
+    shown = page.evaluate("async () => { const u = await import('/static/util.js'); "
+                          "return [0.9997, 0.0004, 1 / 3, 1, 0].map(u.pct); }")
+    assert shown == ["99.97%", "0.04%", "33.3%", "100.0%", "0.0%"]
+
+
 def test_the_new_parts_run_under_the_pages_csp(browser: Any, server: str) -> None:
     context, tab, problems = chromium.watched_page(browser, server, bypass_csp=False)
     for mode in ("analyse", "review", "play"):

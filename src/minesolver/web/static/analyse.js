@@ -1,5 +1,5 @@
 // Analyse: paint or paste a position; exact probabilities, what to click (advice.js).
-import { $, api, showError, at, plural, note, bigCount, META } from "./util.js";
+import { $, api, showError, clearError, at, plural, note, bigCount, META } from "./util.js";
 import { BoardView } from "./board.js";
 import { advice } from "./advice.js";
 
@@ -98,6 +98,7 @@ const analyse = {
       error = err;
     }
     if (ticket !== this.pending) return;  // a newer request is on its way
+    clearError();  // an answer with a board: the banner of an earlier failure goes
     this.result = data;
     this.grid = { ...data.position, rows: [...data.position.rows] };
     $("analyse-w").value = data.position.width;

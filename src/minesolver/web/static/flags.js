@@ -11,10 +11,12 @@ const FLAG_COLOURS = [
   { fill: "#ffd3c4", flag: "#c8361a" },  // seat 1: the AI
 ];
 const BOMB_HALF = 2;  // the bomb opens the 5x5 square centred on the cell
+const LOG_TURNS = 12;  // the last moves listed
 
 const flags = {
   game: null,       // the game JSON as last served
   view: null,       // {board, claimed, pending}: what is drawn; behind `game` while animating
+  recent: [],       // the last turns shown, oldest first: the log
   busy: false,      // a request or an animation is under way
   ticket: 0,        // bumped by each new game, so stale answers are dropped
   bomb: false,      // the Bomb toggle
@@ -62,6 +64,7 @@ const flags = {
       const blank = Array.from({ length: g.height }, () => "H".repeat(g.width));
       this.highlight = [];
       this.square = null;
+      this.recent = [];
       await this.animate(ticket, { board: blank, claimed: [[], []] }, data);
       await this.goOn(ticket);
     } catch (err) {
@@ -131,6 +134,7 @@ const flags = {
         claimed[turn.player].push([r, c]);
       }
       this.view = { board: rows.map((row) => row.join("")), claimed, pending: turns.length - k - 1 };
+      this.recent = [...this.recent, turn].slice(-LOG_TURNS);
       this.highlight = [turn.cell];
       this.square = turn.kind === "bomb" ? squareAround(...turn.cell, g.width, g.height) : null;
       const mine = turn.player === g.you;
@@ -149,6 +153,7 @@ const flags = {
     const g = this.game;
     if (!g) return this.updateControls();
     this.view = { board: g.board, claimed: g.claimed, pending: 0 };
+    this.recent = g.history.slice(-LOG_TURNS);
     const [you, ai] = g.scores;
     if (g.over) {
       const seed = g.seed ? ` Seed ${g.seed}.` : "";
@@ -179,13 +184,13 @@ const flags = {
     this.showLog();
   },
 
-  // The last moves, newest first, from the game's history (without the turns not shown yet).
+  // The last moves shown, newest first (an answer of hundreds of turns is shown one by
+  // one: the game's history, its last 50, would not hold the ones on the board yet).
   showLog() {
     const g = this.game;
     const list = $("flags-log");
     list.textContent = "";
-    const history = g.history.slice(0, Math.max(0, g.history.length - this.view.pending));
-    for (const turn of history.slice(-12).reverse()) {
+    for (const turn of [...this.recent].reverse()) {
       const item = document.createElement("li");
       item.className = `p${turn.player}`;
       const who = document.createElement("b");

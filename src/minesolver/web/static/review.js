@@ -80,15 +80,29 @@ const review = {
     const file = $("review-file").files[0];
     if (!file) return showError(new Error("Choose a replay or log file first."));
     $("review-status").textContent = "Reviewing…";
+    $("review-status").dataset.status = "";
     try {
       const body = await file.arrayBuffer();
       const name = encodeURIComponent(file.name);
       const data = await api("POST", `/api/review?name=${name}`, body, "application/octet-stream");
       this.show(data.review);
     } catch (err) {
-      $("review-status").textContent = "";
+      // the last review is not left on show under the name of a file that failed
+      this.clear();
+      $("review-status").textContent = err.message;
+      $("review-status").dataset.status = "error";
       showError(err);
     }
+  },
+
+  clear() {
+    this.data = null;
+    this.pending++;  // a late analysis of the old review is dropped
+    for (const id of ["review-figures", "review-guesses", "review-counter", "review-judgement"]) {
+      $(id).textContent = "";
+    }
+    this.overlay.set(null);
+    this.board.clear();
   },
 
   show(r) {

@@ -29,7 +29,20 @@ function showError(err) {
   errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-const pct = (p) => `${(p * 100).toFixed(1)}%`;
+// An answer that went through: the banner of the request it replaces goes too.
+function clearError() {
+  clearTimeout(errorTimer);
+  $("error").hidden = true;
+}
+
+// A chance to one decimal, but never a possible event as 0% or a risky one as 100%
+// (as the server's texts: minesolver.errors.percent).
+function pct(p) {
+  let digits = 1;
+  const shown = (d) => (p * 100).toFixed(d);
+  while (p > 0 && p < 1 && digits < 12 && [(0).toFixed(digits), (100).toFixed(digits)].includes(shown(digits))) digits++;
+  return `${shown(digits)}%`;
+}
 // "1 front", "2 fronts"; the plural given when adding an s is wrong ("1 guess", "2 guesses")
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -97,4 +110,4 @@ function currentMode() {
   return ["play", "watch", "analyse", "review", "flags"].includes(mode) ? mode : "play";
 }
 
-export { $, api, showError, pct, plural, note, store, at, bigCount, META, rulesWidget, readRules, currentMode };
+export { $, api, showError, clearError, pct, plural, note, store, at, bigCount, META, rulesWidget, readRules, currentMode };
