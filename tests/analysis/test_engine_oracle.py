@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from support import arbitrary_positions, consistent_positions
 
 from minesolver import Game, Position, Rules
-from minesolver.analysis import InconsistentPositionError, analyze, brute_force
+from minesolver.analysis import Engine, InconsistentPositionError, analyze, brute_force
 from minesolver.codes import COVERED, FLAG, MINE
 
 SETTINGS = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -71,6 +71,20 @@ def test_engine_equals_oracle_or_reports_inconsistency(position):
 
 
 # ---------------------------------------------------------------------- hand-made cases
+
+
+@given(consistent_positions())
+@SETTINGS
+def test_the_chance_of_each_number_a_cell_may_show_is_the_oracles(position):
+    # P(safe and shows v) = the layouts of the position where it shows v over this one's
+    total, _ = brute_force(position)
+    engine = Engine(position)
+    for cell in list(position.covered_cells())[:4]:
+        i = position.index(*cell)
+        for outcome in engine.outcomes(cell):
+            shown = position.with_cells([(i, outcome.shown)])
+            count, _ = brute_force(shown)
+            assert outcome.probability == Fraction(count, total), (cell, outcome.shown)
 
 
 def test_two_clues_sharing_cells():
