@@ -227,10 +227,17 @@ def test_more_flags_than_mines():
     ("text", "pattern"),
     [
         ("3x1x0\n1HH\n", "need more than the 0 mines left"),
-        ("3x1x3\n1HH\n", "no layout has 3 mines"),
-        ("3x3x1\nHHH\n2H2\nHHH\n", "no layout has 1 mines"),
-        ("3x3x6\nHHH\n2H2\nHHH\n", "no layout has 6 mines"),
+        ("3x1x3\n1HH\n", "no layout has 3 mines: the clues .* hold 1 mine, leaving at least 2 "
+         "for 1 other cell$"),
+        ("3x3x1\nHHH\n2H2\nHHH\n", r"no layout has 1 mine: the clues \(such as the one at "
+         r"\(1, 0\)\) and flags hold 2 to 4 mines$"),
+        ("3x3x6\nHHH\n2H2\nHHH\n", "no layout has 6 mines: .* hold 2 to 4 mines, leaving at least "
+         "2 for 0 other cells$"),
         ("2x1x5\nHH\n", "no layout has 5 mines"),
+        # figures were of the front alone: "need 0 to 0 ..., leaving 1 to 1 for 0 other cells"
+        ("2x1x2\n1H\n", "no layout has 2 mines: the clues and flags hold 1 mine, leaving at "
+         "least 1 for 0 other cells$"),
+        ("3x2x2\n?HH\nOH1\n", "no layout has 2 mines: .* and flags hold 3 mines$"),
         ("2x2x1\nHH\n1H\n", None),
     ],
 )

@@ -32,6 +32,7 @@ from functools import partial
 import numpy as np
 
 from ..codes import BLANK, COVERED, FLAG, MINE
+from ..errors import counted
 from ..noise import SCALE, NoiseModel, soft_clue
 from ..position import Position
 from .cache import FrontCache
@@ -252,7 +253,7 @@ class Engine:
         remaining = position.mines - known - state.settled_mines
         if remaining < 0:
             raise InconsistentPositionError(
-                f"the clues need more than the {position.mines - known} mines left"
+                f"the clues need more than the {counted(position.mines - known, 'mine')} left"
             )
         units = sorted(state.units.values(), key=lambda u: u.cells[0])
         counts = [u.count for u in units]
@@ -269,7 +270,7 @@ class Engine:
         pw = prefix_all * objects(w_out)[: len(prefix_all)]
         z = int(pw.sum())
         if z == 0:
-            _explain_mine_count(counts, remaining, n_out, position)
+            _explain_mine_count(counts, position.mines - remaining, n_out, position)
 
         nums: list[int] = [0]  # group 0: cells the trivial rules cleared
         dens: list[int] = [1]
@@ -329,20 +330,26 @@ def _off_front(state: State) -> np.ndarray:
 
 
 def _explain_mine_count(
-    counts: list[FrontCount], remaining: int, n_out: int, position: Position
+    counts: list[FrontCount], forced: int, n_out: int, position: Position
 ) -> None:
-    lo = sum(c.min_mines for c in counts)
-    hi = sum(c.max_mines for c in counts)
+    """Why no layout has the position's mine count, in whole-board figures: ``forced``
+    mines are flagged, known or forced by the clues; the fronts hold the rest."""
+    lo = forced + sum(c.min_mines for c in counts)
+    hi = forced + sum(c.max_mines for c in counts)
     where = ""
+    clue: tuple[int, int] | None = None
     if counts:
         first = counts[0].front
-        where = f" (fronts such as the one at clue {first.coords(first.clues[0].at)})"
-        clue: tuple[int, int] | None = first.coords(first.clues[0].at)
-    else:
-        clue = None
+        clue = first.coords(first.clues[0].at)
+        where = f" (such as the one at {clue})"
+    held = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    what = f"the clues{where} and flags hold {held} mine{'' if held == '1' else 's'}"
+    mines = position.mines
+    if mines < lo:
+        raise InconsistentPositionError(f"no layout has {counted(mines, 'mine')}: {what}", clue)
     raise InconsistentPositionError(
-        f"no layout has {position.mines} mines: the clues{where} need {lo} to {hi} mines "
-        f"on the front, leaving {remaining - hi} to {remaining - lo} for {n_out} other cells",
+        f"no layout has {counted(mines, 'mine')}: {what}, leaving at least {mines - hi} for "
+        f"{counted(n_out, 'other cell')}",
         clue,
     )
 

@@ -86,7 +86,7 @@ def known_mines(position: Position) -> int:
     known = position.cells.count(FLAG) + position.cells.count(MINE)
     if known > position.mines:
         raise InconsistentPositionError(
-            f"{known} flags and known mines but the position has only "
+            f"{counted(known, 'flag')} and known mines but the position has only "
             f"{counted(position.mines, 'mine')}"
         )
     return known
