@@ -103,14 +103,18 @@ class Position:
         lines = lines[top:]
         if not lines:
             raise PositionError("line 1: empty text, expected a header like 30x16x99")
-        header = lines[0].strip().lower().replace("×", "x").split("x")
-        if len(header) == 3 and all(part.strip().isdecimal() for part in header) and any(
-            len(part.strip()) > 9 for part in header
-        ):
-            raise PositionError(f"line {top + 1}: board {lines[0].strip()[:40]} is too large")
-        if len(header) != 3 or not all(
-            part.strip().isdecimal() and len(part.strip()) <= 9 for part in header
-        ):
+        header = [part.strip() for part in lines[0].strip().lower().replace("×", "x").split("x")]
+        if len(header) == 3 and all(part.isdecimal() for part in header):
+            # numbers past 9 digits (leading zeros aside) are named, never converted
+            long = [len(part.lstrip("0")) > 9 for part in header]
+            if long[0] or long[1]:
+                raise PositionError(
+                    f"line {top + 1}: board {lines[0].strip()[:40]} is too large")
+            if long[2]:
+                raise PositionError(
+                    f"line {top + 1}: {header[2][:20]} mines do not fit on a "
+                    f"{int(header[0])}x{int(header[1])} board")
+        if len(header) != 3 or not all(part.isdecimal() for part in header):
             raise PositionError(
                 f"line {top + 1}: cannot read header {quote(lines[0].strip())}, "
                 "expected WxHxM like 30x16x99"
@@ -123,6 +127,12 @@ class Position:
         if width * height > _MAX_CELLS:
             raise PositionError(f"line {top + 1}: board {width}x{height} is too large")
         rows = lines[1:]
+        blank = next((r for r, row in enumerate(rows[:height]) if not row), None)
+        if blank is not None:
+            raise PositionError(
+                f"line {top + blank + 2}: a blank line where row {blank + 1} of "
+                f"{height} should be"
+            )
         if len(rows) < height:
             raise PositionError(
                 f"line {top + len(rows) + 2}: expected {counted(height, 'row')} of cells, "

@@ -122,8 +122,10 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("3x3x1\nHHH\nHHH\n", "line 4: expected 3 rows of cells, found 2"),
         ("3x3x1\n", "line 2: expected 3 rows of cells, found 0"),
         ("3x1x1\nHHH\nHHH\n", "line 3: expected 1 row of cells, found more: 'HHH'"),
-        ("3x3x1\nHHH\n\nHHH\n", "line 3: expected 3 characters, found 0"),
-        ("3x2x1\nHHH\n\nHHH\n", "line 4: expected 2 rows of cells, found more: 'HHH'"),
+        ("3x3x1\nHHH\n\nHHH\n", "line 3: a blank line where row 2 of 3 should be"),
+        ("3x2x1\nHHH\n\nHHH\n", "line 3: a blank line where row 2 of 2 should be"),
+        # it was reported at line 5, as one row too many
+        ("3x3x1\n\n1HH\nHHH\nHHH\n", "line 2: a blank line where row 1 of 3 should be"),
         ("", "line 1: empty text"),
         ("\n  \n\n", "line 1: empty text"),
         ("3x3\nHHH\n", "line 1: cannot read header '3x3'"),
@@ -136,6 +138,8 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("0x1x0\n\n", "line 1: board size must be positive, got 0x1"),
         ("5000x5000x1\nH\n", "line 1: board 5000x5000 is too large"),
         ("99999999999x1x1\nH\n", "line 1: board 99999999999x1x1 is too large"),
+        # the mine count, not the board, was called too large
+        ("3x3x1000000000\nHHH\nHHH\nHHH\n", "line 1: 1000000000 mines do not fit on a 3x3 board"),
         ("2x1x1\nH\x00\n", r"line 2, column 2: unexpected character '\\x00'"),
         ("2x1x1\nh1\n", "line 2, column 1: unexpected character 'h'"),
         ("2x1x1\n9H\n", "line 2, column 1: unexpected character '9'"),
@@ -253,3 +257,8 @@ def test_game_position_shows_the_numbers_of_the_layout():
     game.reveal(2, 0)
     assert game.position().to_text() == "4x3x2\nF100\n1111\n001H\n"
     assert game.status == "won"
+
+
+def test_leading_zeros_in_the_header_are_numbers_like_any_other():
+    # "0000000003x3x1" was called too large for its ten characters
+    assert Position.from_text("0000000003x3x01\nHHH\nHHH\nHHH\n") == Position.covered(3, 3, 1)
