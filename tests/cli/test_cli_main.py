@@ -186,3 +186,22 @@ def test_a_system_error_of_our_own_is_still_a_bug(monkeypatch, capsys):
         main(["bench"])
     assert stopped.value.code == 1
     assert "internal error: SystemError: something else" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "value", "needle"), [
+    ("MINESOLVER_ENGINE_WORKERS", "0", "MINESOLVER_ENGINE_WORKERS='0': expected 1 to 64"),
+    ("MINESOLVER_ENGINE_WORKERS", "abc", "MINESOLVER_ENGINE_WORKERS='abc': expected a whole"),
+    ("MINESOLVER_KERNELS", "bogus", "MINESOLVER_KERNELS='bogus': expected one of"),
+])
+def test_a_bad_environment_variable_is_refused_before_any_work(name, value, needle):
+    # read only when a position first needed it: ignored on a beginner game, fatal
+    # minutes into a huge one
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "minesolver", "play", "--rules", "beginner",
+                           "--seed", "3"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, name: value}, check=False)
+    assert_one_error_line(done, needle)
+    assert done.stdout == ""

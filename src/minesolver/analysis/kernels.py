@@ -50,6 +50,7 @@ __all__ = [
     "PARALLEL_MIN_BOXES",
     "WORKERS_ENV",
     "Kernel",
+    "check_environment",
     "compiled_available",
     "count_fronts",
     "engine_workers",
@@ -91,9 +92,20 @@ def engine_workers(workers: int | None = None) -> int:
             workers = int(text)
         except ValueError:
             raise OptionError(f"{WORKERS_ENV}={text!r}: expected a whole number") from None
+        if not 1 <= workers <= MAX_ENGINE_WORKERS:
+            raise OptionError(f"{WORKERS_ENV}={text!r}: expected 1 to {MAX_ENGINE_WORKERS}")
     if not 1 <= workers <= MAX_ENGINE_WORKERS:
         raise OptionError(f"engine workers must be 1 to {MAX_ENGINE_WORKERS}, got {workers}")
     return workers
+
+
+def check_environment() -> None:
+    """Refuse a ``MINESOLVER_KERNELS`` or ``MINESOLVER_ENGINE_WORKERS`` that cannot be
+    used, at once: each is read only when a position first needs it, which on small
+    boards may be never (the value was then ignored without a word), on huge ones
+    minutes in."""
+    _choice(None)
+    engine_workers()
 
 
 def kernel_in_use(kernel: Kernel | None = None) -> Literal["python", "numba"]:
