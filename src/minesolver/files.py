@@ -135,6 +135,8 @@ def check_writable(*paths: str | Path | None) -> None:
     for given in paths:
         if given is None:
             continue
+        if not str(given):
+            raise FileNotFoundError(errno.ENOENT, "an empty path names no file", "''")
         path, straight = _target(given)
         if straight:
             continue  # a device or a pipe: written straight, folder or no

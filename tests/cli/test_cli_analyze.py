@@ -260,6 +260,13 @@ def test_several_errors_one_line_each(tmp_path):
     assert "a.mine" in lines[0] and "b.mine" in lines[1]
 
 
+def test_a_file_name_with_a_newline_stays_on_one_line(tmp_path):
+    odd = tmp_path / "bad\nname.mine"
+    odd.write_text("2x1x2\n1H\n")
+    result = run_cli("analyze", str(odd))
+    assert_one_error_line(result, "bad name.mine: no layout has 2 mines")
+
+
 # ---------------------------------------------------------------------- advice
 def test_advice_in_json_and_text(tmp_path):
     from fractions import Fraction

@@ -136,6 +136,23 @@ def test_human_summary_line(entry):
     assert f"seed 3): {record.clicks} clicks, {record.guesses} guesses, 3BV {record.bbbv}" in line
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    # "(none first click" and no word of the noise before
+    (["--first-click", "none"], "9x9x10 (no first-click protection, start (0, 0), seed 3)"),
+    (["--noise", "optimistic"], "9x9x10 with optimistic clues (safe first click,"),
+])
+def test_the_summary_line_says_how_the_game_was_played(args, said):
+    result = run_cli("play", "--rules", "beginner", "--seed", "3", *args)
+    assert result.returncode == 0, result.stderr
+    assert said in result.stdout
+
+
+def test_an_empty_output_path_is_named(tmp_path):
+    for option in ("--log", "--gif"):
+        result = run_cli("play", "--rules", "beginner", option, "")
+        assert_one_error_line(result, "'': an empty path names no file")
+
+
 def test_log_is_a_faithful_play_by_play(tmp_path):
     log = tmp_path / "game.jsonl"
     data = play_json("--rules", "9x9x14", "--seed", "11", "--strategy", "best", "--log",

@@ -90,7 +90,7 @@ def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool,
                 text = _answer(name, as_json, advice, out)
         except USER_ERRORS as exc:
             label = name or "''"  # an empty argument is named, not left blank
-            click.echo(f"minesolver: error: {label}: {one_line(message_of(exc))}", err=True)
+            click.echo(f"minesolver: error: {one_line(f'{label}: {message_of(exc)}')}", err=True)
             failed = True
             continue
         click.echo(text, nl=False)

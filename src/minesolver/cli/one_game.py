@@ -12,8 +12,9 @@ from PIL import Image
 from rich.console import Console
 
 from ..analysis import analyze
+from ..errors import counted
 from ..files import atomic_write, check_distinct, check_writable, write_bytes
-from ..play import Start, Step, play_game
+from ..play import GameRecord, Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
 from ..rules import EXPERT
@@ -168,13 +169,13 @@ def play_cmd(
     if show:
         out.print(board_text(record.final, mines=set(record.layout.mines)), end="")
     outcome = "[bold green]won[/]" if record.won else "[bold red]lost[/]"
-    guesses = f"{record.guesses} guess{'' if record.guesses == 1 else 'es'}"
-    board = "no-guess " if record.rules.no_guess else ""
+    played = record.rules
+    board = "no-guess " if played.no_guess else ""
+    noise = f" with {played.noise_text} clues" if played.noise is not None else ""
     out.print(
-        f"{record.strategy} {outcome} {board}{record.rules} "
-        f"({record.rules.first_click} first click, start {record.start}, seed {record.seed}): "
-        f"{record.clicks} clicks, "
-        f"{guesses}, 3BV {record.bbbv}, {record.seconds * 1000:.1f} ms"
+        f"{record.strategy} {outcome} {board}{played}{noise} "
+        f"({FIRST_CLICK_WORDS[played.first_click]}, start {record.start}, seed {record.seed}): "
+        f"{_clicks_and_guesses(record)}, 3BV {record.bbbv}, {record.seconds * 1000:.1f} ms"
     )
     if record.engine_limits:
         out.print(
@@ -194,8 +195,21 @@ def demo_cmd(seed: int | None) -> None:
     record = play_game(EXPERT, find_strategy("best"), seed=seed, observer=StepPrinter(out))
     outcome = "won" if record.won else "lost"
     out.print(
-        f"[bold]best {outcome}[/] an expert game (seed {seed}): {record.clicks} clicks, "
-        f"{record.guesses} guesses, {record.seconds * 1000:.0f} ms\n"
+        f"[bold]best {outcome}[/] an expert game (seed {seed}): {_clicks_and_guesses(record)}, "
+        f"{record.seconds * 1000:.0f} ms\n"
     )
     out.print("[bold]Example position[/] (JSMinesweeper .mine text):")
+    out.print(EXAMPLE_POSITION, markup=False)
     print_analysis(out, "example", analyze(Position.from_text(EXAMPLE_POSITION)))
+
+
+FIRST_CLICK_WORDS = {
+    "safe": "safe first click",
+    "opening": "opening first click",
+    "none": "no first-click protection",
+}
+
+
+def _clicks_and_guesses(record: GameRecord) -> str:
+    guesses = f"{record.guesses} guess{'' if record.guesses == 1 else 'es'}"
+    return f"{counted(record.clicks, 'click')}, {guesses}"

@@ -150,7 +150,7 @@ def board_options(default: str = "expert") -> Callable[[F], F]:
 
 def _max_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     if value is not None and not 0.01 <= value <= 1e7:  # also refuses nan and inf
-        raise click.BadParameter(f"{value:g} is not in the range 0.01 to 10000000", ctx, param)
+        raise click.BadParameter(f"{value:.12g} is not in the range 0.01 to 10000000", ctx, param)
     return value
 
 
