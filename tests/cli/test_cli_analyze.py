@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -305,3 +306,15 @@ def test_advice_of_a_position_with_nothing_left_to_open(tmp_path):
     (record,) = json_lines(run_cli("analyze", "--json", str(path)).stdout)
     assert record["advice"] is None
     assert "nothing left to open" in run_cli("analyze", str(path)).stdout
+
+
+def test_the_players_guide_shows_what_analyze_prints():
+    # docs/players.md showed the advice of a file nobody had, from an older best
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "players.md").read_text()
+    block = guide.split("$ minesolver analyze docs/examples/walled_pair.mine\n...\n", 1)[1]
+    shown = block.split("```", 1)[0].splitlines()
+    result = run_cli("analyze", str(root / "docs" / "examples" / "walled_pair.mine"))
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.splitlines()
+    assert len(shown) == 4 and all(line in printed for line in shown)

@@ -8,6 +8,7 @@ the pictures of docs/players.md are written there.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,17 +30,10 @@ click_cell, open_mode, screenshot = chromium.click_cell, chromium.open_mode, chr
 
 
 # a position from `minesolver play --seed 12` (best, expert) where best must guess: a walled
-# 50/50 pair it now takes first, and dead cells; the pictures of docs/players.md
-WALLED_PAIR = (
-    "30x16x99\n1H11H3H112H10000001HHHHHHHHH10\n11124H311H2100111012HHHHHHHH21\n"
-    "0002HH301110001H2101HHHHHHH3HH\n1112HH2000000012H112HHHHHHHHHH\n"
-    "1H11232111100123222HHHHHHHHHHH\n221002H21H1001HH21H3HHHHHHHHHH\n"
-    "H22112H33320013H212HHHHHHHHHHH\n2H3H1113HH210123211HHHHHHHHHHH\n"
-    "12H21002H5H312H3H223HHHHHHHHHH\n1332011213H4H22H3HHHHHHHHHHHHH\n"
-    "1HH211H1134H2112HHHHHHHHHHHHHH\n134H11222HH21113HHHHHHHHHHHHHH\n"
-    "01H2113H543101H3HHHHHHHHHHHHHH\n011101HHHH10023HHHHHHHHHHHHHHH\n"
-    "00001234H42112HHHHHHHHHHHHHHHH\n00001H11HHH1HH3HHHHHHHHHHHHHHH\n"
-)
+# 50/50 pair it now takes first, and dead cells; the pictures and the example of
+# docs/players.md
+WALLED_PAIR = (Path(__file__).resolve().parents[2] / "docs" / "examples"
+               / "walled_pair.mine").read_text()
 
 
 def wait_advice(page: Any) -> None:
