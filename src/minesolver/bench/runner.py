@@ -367,6 +367,7 @@ def run_jobs(
     """
     if chunk is None:
         chunk = 1 if max(rules.cells for rules in spec.points) > BIG_BOARD else CHUNK
+
     def finish(rows: list[GameRow]) -> None:
         store.add_games(rows)
         if on_game is not None:
@@ -383,7 +384,8 @@ def check_scheduler(scheduler: str) -> None:
     """Connect to the Dask scheduler at ``scheduler`` and let go: a command checks it
     before it stores a run, so an unreachable or unreadable address leaves no empty
     run behind.  Raises as :func:`run_jobs` would (``InputError`` for an address
-    that cannot be read, ``ConnectionError`` after 10 s without an answer)."""
+    that cannot be read, ``ConnectionError`` when nothing can be reached there in
+    :data:`CONNECT_SECONDS`, or what is there does not answer as Dask in twice that)."""
     _connect(scheduler).close()
 
 

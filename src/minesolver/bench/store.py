@@ -86,7 +86,7 @@ class StoreError(InputError):
 
 @dataclass(frozen=True)
 class GameRow:
-    """One stored game."""
+    """One stored game (``extra``: a JSON object's text, or ``None``)."""
 
     run_id: str
     strategy: str
@@ -111,7 +111,7 @@ class FlagsRow:
     """One stored Minesweeper Flags game: ``p1`` is seat 0, ``p2`` seat 1.
 
     ``first`` is the seat that moved first; ``winner`` the winning seat, or
-    ``None`` for a draw.
+    ``None`` for a draw; ``extra``: a JSON object's text, or ``None``.
     """
 
     run_id: str
