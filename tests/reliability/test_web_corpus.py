@@ -10,10 +10,14 @@ the server must keep serving.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # starlette would like httpx2, which is not packaged here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from minesolver.web import create_app
 
@@ -67,6 +71,7 @@ ENDPOINTS: dict[str, tuple[dict[str, Any], dict[str, list[Any]]]] = {
                                                                        "seed")),
     "/api/flags/{flags}/moves": ({"kind": "open", "row": 0, "col": 0},
                                  _fields("kind", "row", "col")),
+    "/api/flags/{flags}/ai": ({}, {}),  # no fields: the raw bodies below
 }
 
 # the watch endpoint starts a game when the body is valid: keep it to bad values only
@@ -86,6 +91,8 @@ OTHER = [
     ("GET", "/api/watch/nosuchwatch/steps/0", None),
     ("GET", "/api/watch/nosuchwatch/gif", None),
     ("GET", "/api/flags/nosuchflags", None),
+    ("POST", "/api/flags/nosuchflags/ai", None),
+    ("POST", "/api/flags/nosuchflags/ai", {"go": True}),
     ("DELETE", "/api/games", None),
     ("PUT", "/api/analyse", None),
     ("GET", "/api/nothing-here", None),
