@@ -446,19 +446,55 @@ def test_flags_asks_for_the_rest_of_a_long_ai_run(browser: Any, cut_server: str)
     context.close()
 
 
+def test_flags_a_run_cut_by_a_failed_request_goes_on_at_a_click(
+    browser: Any, cut_server: str
+) -> None:
+    # the game stayed in the AI's turn with nothing to press but New game
+    context, tab, problems = watched_page(browser, cut_server, bypass_csp=True)
+    failed: list[str] = []
+
+    def once(route: Any) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    tab.route("**/ai", once)
+    open_mode(tab, "flags")
+    tab.wait_for_function("flags.game && !flags.busy")
+    tab.evaluate("flags.stepMs = 20")
+    ai_first(tab, "6x6x33", 14)
+    tab.wait_for_function("flags.game && flags.game.seed === '14' && !flags.busy")
+    assert failed and flags_state(tab)["turn"] == 1
+    assert tab.text_content("#flags-status") == (
+        "exact stopped part way: click the board to let it go on.")
+    click_cell(tab, "#flags-board", 5, 5)
+    tab.wait_for_function("flags.game.over && !flags.busy")
+    assert flags_state(tab)["scores"] == [0, 17]
+    context.close()
+    assert not [p for p in problems if "/ai" not in p], problems
+
+
 def test_flags_log_follows_a_long_answer_as_it_is_shown(page: Any) -> None:
     # the log was the game's last 50 turns less those not shown yet: empty while an
     # answer of 73 turns was shown
     open_mode(page, "flags")
     page.wait_for_function("flags.game && !flags.busy")
+    # what the log held as each turn was shown (turns still to come, entries, the newest)
+    page.evaluate("""() => { window.seen = []; const show = flags.showLog.bind(flags);
+      flags.showLog = () => { show(); const log = document.querySelectorAll('#flags-log li');
+        window.seen.push([flags.view.pending, log.length, log.length ? log[0].textContent
+          : '', document.querySelector('#flags-status').textContent]); }; }""")
     ai_first(page, "20x20x396", 1)
-    page.wait_for_function("flags.view && flags.view.pending > 40 && flags.view.pending < 58")
-    entries = page.locator("#flags-log li")
-    assert entries.count() == 12
-    assert page.text_content("#flags-status").endswith(
-        entries.first.text_content().removeprefix("exact"))
-    page.wait_for_function("flags.game.turns === 73 && !flags.busy")
-    assert entries.count() == 12
+    page.wait_for_function("flags.game && flags.game.turns === 73 && !flags.busy",
+                           timeout=60_000)
+    seen = page.evaluate("window.seen")
+    during = [row for row in seen if 50 < row[0] <= 61]  # 12 to 22 turns of 73 shown
+    assert len(during) == 11
+    for _, entries, newest, status in during:
+        assert entries == 12 and status.endswith(newest.removeprefix("exact"))
+    assert page.locator("#flags-log li").count() == 12
 
 
 def test_flags_against_the_ai_with_a_bomb(page: Any) -> None:

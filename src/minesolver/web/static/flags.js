@@ -53,11 +53,9 @@ const flags = {
       first: $("flags-first").value,
       seed: $("flags-seed").value.trim() || null,
     };
-    this.busy = true;
     this.bomb = false;
     if (body.first === "ai") this.setStatus(`${ai} is thinking…`, "ai");
-    this.updateControls();
-    try {
+    await this.held(ticket, async () => {
       const data = await api("POST", "/api/flags", body);
       if (ticket !== this.ticket) return;
       const g = data.game;
@@ -66,35 +64,37 @@ const flags = {
       this.square = null;
       this.recent = [];
       await this.animate(ticket, { board: blank, claimed: [[], []] }, data);
-      await this.goOn(ticket);
-    } catch (err) {
-      showError(err);
-    } finally {
-      if (ticket === this.ticket) {
-        this.busy = false;
-        this.show();
-      }
-    }
+    });
   },
 
   async click(r, c) {
     const g = this.game;
-    if (!g || this.busy || g.over || g.turn !== g.you) return;
+    if (!g || this.busy || g.over) return;
+    const ticket = this.ticket;
+    // the AI's run stopped part way (a request for the rest failed): a click goes on
+    if (g.turn !== g.you) return this.held(ticket, async () => {});
     const kind = this.bomb ? "bomb" : "open";
     if (kind === "open" && g.board[r][c] !== "H") return;
-    const ticket = this.ticket;
-    this.busy = true;
     this.bomb = false;
     this.highlight = [[r, c]];
     this.square = kind === "bomb" ? squareAround(r, c, g.width, g.height) : null;
     this.setStatus(`${g.ai} is thinking…`, "ai");
-    this.updateControls();
-    this.draw();
-    try {
+    await this.held(ticket, async () => {
+      this.draw();
       const data = await api("POST", `/api/flags/${g.id}/moves`, { kind, row: r, col: c });
       if (ticket !== this.ticket) return;
       await this.animate(ticket, this.view, data);
-      await this.goOn(ticket);
+    });
+  },
+
+  // Run `work` (a request and the showing of its answer) with the controls held, then
+  // the rest of the AI's run, then the game as served; a failure is shown.
+  async held(ticket, work) {
+    this.busy = true;
+    this.updateControls();
+    try {
+      await work();
+      if (ticket === this.ticket && this.game) await this.goOn(ticket);
     } catch (err) {
       showError(err);
     } finally {
@@ -163,6 +163,8 @@ const flags = {
     } else if (g.turn === g.you) {
       const bomb = g.can_bomb[g.you] ? " You may drop your bomb." : "";
       this.setStatus(`Your move.${bomb}`, "you");
+    } else {
+      this.setStatus(`${g.ai} stopped part way: click the board to let it go on.`, "ai");
     }
     this.showScores();
     this.updateControls();

@@ -38,9 +38,10 @@ function clearError() {
 // A chance to one decimal, but never a possible event as 0% or a risky one as 100%
 // (as the server's texts: minesolver.errors.percent).
 function pct(p) {
-  let digits = 1;
   const shown = (d) => (p * 100).toFixed(d);
-  while (p > 0 && p < 1 && digits < 12 && [(0).toFixed(digits), (100).toFixed(digits)].includes(shown(digits))) digits++;
+  const certain = (d) => shown(d) === (0).toFixed(d) || shown(d) === (100).toFixed(d);
+  let digits = 1;
+  while (p > 0 && p < 1 && digits < 12 && certain(digits)) digits++;
   return `${shown(digits)}%`;
 }
 // "1 front", "2 fronts"; the plural given when adding an s is wrong ("1 guess", "2 guesses")
