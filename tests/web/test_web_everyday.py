@@ -387,13 +387,13 @@ def test_a_new_watched_game_never_shows_a_step_of_the_one_before(page: Any) -> N
     open_mode(page, "watch")
     choose(page, "watch", "beginner", 1)
     page.click("#watch-go")
-    page.wait_for_function("watch.summary && watch.summary.status === 'done'")
+    page.wait_for_function("watch.summary && watch.summary.status === 'done'", timeout=60_000)
     page.evaluate(SLOW_FETCH, [1500, "/steps/"])
     page.evaluate("watch.go(1)")  # its answer comes after the switch to the next game
     choose(page, "watch", "expert", 2)
     page.click("#watch-go")
     page.wait_for_function("watch.summary && watch.summary.rules === '30x16x99' "
-                           "&& watch.summary.status === 'done'", timeout=30_000)
+                           "&& watch.summary.status === 'done'", timeout=60_000)
     page.wait_for_timeout(3000)  # the old game's late answer has arrived
     sizes = page.evaluate("[...watch.steps.values()].map(s => s.position.width)")
     assert all(width == 30 for width in sizes), sizes
@@ -428,13 +428,13 @@ def test_a_game_started_while_a_step_loads_shows_its_own_first_step(page: Any) -
     choose(page, "watch", "beginner", 1)
     page.click("#watch-go")
     page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
-                           "&& !watch.loading")
+                           "&& !watch.loading", timeout=60_000)
     page.evaluate(SLOW_FETCH, [2500, "/steps/"])
     page.click("#watch-step-last")  # on its way for 2.5 s, and meanwhile a new game
     choose(page, "watch", "intermediate", 21)
     page.click("#watch-go")
     page.wait_for_function("watch.summary && watch.summary.rules === '16x16x40' "
-                           "&& watch.summary.status === 'done'", timeout=30_000)
+                           "&& watch.summary.status === 'done'", timeout=60_000)
     page.wait_for_function("watch.step && watch.step.position.width === 16 && !watch.loading",
                            timeout=15_000)
     assert page.evaluate("watch.index") == 0
@@ -448,7 +448,7 @@ def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     choose(page, "watch", "expert", 22)
     page.click("#watch-go")
     page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
-                           "&& !watch.loading", timeout=30_000)
+                           "&& !watch.loading", timeout=60_000)
     last = page.evaluate("watch.summary.steps - 1")
     assert last >= 4
     page.evaluate(SLOW_FETCH, [800, "/steps/"])
