@@ -46,6 +46,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_games,
     add_jsms,
     add_strategy,
+    parse_board_args,
     script_parser,
 )
 
@@ -246,7 +247,7 @@ def main() -> None:
     parser.add_argument("--jsms-results", default=None, help="the harness's per-game file")
     parser.add_argument("--max-games", type=int, default=100, help="games per side (--versus)")
     add_jsms(parser)
-    opts = parser.parse_args()
+    opts = parse_board_args(parser)
     if opts.versus:
         versus(opts)
         return

@@ -19,7 +19,15 @@ from minesolver.errors import InputError
 from minesolver.rules import FIRST_CLICK_RULES, Rules
 from minesolver.strategies import find_strategy
 
-__all__ = ["add_board", "add_games", "add_jsms", "add_strategy", "script_parser", "strategy_spec"]
+__all__ = [
+    "add_board",
+    "add_games",
+    "add_jsms",
+    "add_strategy",
+    "parse_board_args",
+    "script_parser",
+    "strategy_spec",
+]
 
 HARNESS = "../shared/peers/jsms_harness.js"
 FIRST_CLICKS = {
@@ -84,6 +92,19 @@ def add_board(
                             help="; ".join(f"{name}: {FIRST_CLICKS[name]}" for name in names))
         parser.add_argument("--start", default="corner",
                             help="the first click: corner, center or ROW,COL")
+
+
+def parse_board_args(
+    parser: argparse.ArgumentParser, argv: list[str] | None = None
+) -> argparse.Namespace:
+    """``parser.parse_args``, then ``--rules`` read with ``--first-click`` (a board
+    that fits a safe first click may not fit an opening one): refused in one line."""
+    args = parser.parse_args(argv)
+    try:
+        Rules.from_string(args.rules, first_click=args.first_click)
+    except InputError as error:
+        parser.error(f"argument --rules: {error}")
+    return args
 
 
 def add_games(

@@ -38,6 +38,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_games,
     add_jsms,
     add_strategy,
+    parse_board_args,
     script_parser,
 )
 
@@ -63,7 +64,7 @@ def parse_args() -> argparse.Namespace:
                         help="per-game output of an earlier harness run on the same layouts")
     parser.add_argument("--out", default="versus-jsms", help="folder for layouts and results")
     parser.add_argument("--json", action="store_true", help="print the table as JSON too")
-    return parser.parse_args()
+    return parse_board_args(parser)
 
 
 def write_layouts(spec: RunSpec, path: Path) -> None:

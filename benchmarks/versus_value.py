@@ -61,6 +61,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_games,
     add_jsms,
     add_strategy,
+    parse_board_args,
     script_parser,
     strategy_spec,
 )
@@ -348,7 +349,7 @@ def main() -> None:
     parser.add_argument("--why", default=None,
                         help="split an --out file's table by JSMinesweeper's path to its pick")
     add_jsms(parser)
-    opts = parser.parse_args()
+    opts = parse_board_args(parser)
     if opts.summary:
         summary(read(Path(opts.summary)), rival_name(opts.rival))
         return

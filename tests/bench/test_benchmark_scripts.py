@@ -417,6 +417,7 @@ def test_every_script_tells_each_option_and_its_default(script):
     ("chains_parts.py", ["--rules", "30x16"]),  # read inside the games, once
     ("endgame_worth.py", ["--rules", "9x9x81"]),
     ("versus_jsms.py", ["--strategy", "best:cutoff=2"]),
+    ("losses.py", ["--rules", "4x4x9", "--first-click", "opening"]),  # fits a safe one only
     ("endgame_calls.py", ["--strategy", "bset"]),
     ("versus_value.py", ["--rival", "best:cutof=1"]),
 ])
