@@ -8,12 +8,13 @@ Progress goes to stderr, one line every few seconds; figures go to stdout.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,67 @@ from minesolver import __version__
 from minesolver.bench import RunSpec, Store, pending_jobs, run_jobs, run_results
 from minesolver.bench.store import GameRow
 from minesolver.bench.sweep import sweep_table
-from minesolver.files import atomic_write
+from minesolver.errors import MinesolverError
+from minesolver.files import atomic_write, check_writable
 
 __all__ = [
-    "Progress", "find_run", "load_json", "machine", "pct", "play", "results", "save_json",
-    "sweep_rows", "table",
+    "Progress", "at_least", "check_outputs", "find_run", "load_json", "machine", "pct", "play",
+    "results", "run_study", "save_json", "size_of", "sweep_rows", "table",
 ]
+
+
+def run_study(main: Callable[[], None]) -> None:
+    """Run a study's ``main``: what the user gave that cannot be used (a board, a path, a
+    count) is one line on stderr and exit status 2, Ctrl-C one line and 130; a study
+    resumes from its store, so both can simply be run again."""
+    name = Path(sys.argv[0]).name
+    try:
+        main()
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted (run it again to go on)", file=sys.stderr)
+        sys.exit(130)
+    except (MinesolverError, OSError, ValueError) as exc:
+        said = str(exc)
+        if isinstance(exc, OSError) and exc.strerror:  # not "[Errno 2] ..."
+            said = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+        print(f"{name}: error: {' '.join(said.split())}", file=sys.stderr)
+        sys.exit(2)
+
+
+def at_least(low: float, kind: Callable[[str], Any] = int) -> Callable[[str], Any]:
+    """An argparse ``type``: a number of ``kind`` no smaller than ``low``."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value >= low:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{text} is below {low:g}")
+        return value
+
+    return read
+
+
+def size_of(text: str) -> tuple[int, int]:
+    """``WxH`` as ``(width, height)``; ValueError (one line) if it is not one."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(part.strip().isdecimal() for part in parts):
+        raise ValueError(f"cannot read size {text!r}: expected WxH like 30x16")
+    width, height = (int(part) for part in parts)
+    return width, height
+
+
+def check_outputs(files: Sequence[str | None] = (), folders: Sequence[str] = ()) -> None:
+    """Refuse now, before any game, output files and folders that could not be written
+    at the end (the games would be played, then their figures lost)."""
+    check_writable(*files)
+    for folder in folders:
+        path = Path(folder)
+        if not path.is_dir():
+            raise NotADirectoryError(f"{folder}: no such folder for the plots (give --out)")
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise PermissionError(f"{folder}: the folder for the plots cannot be written")
 
 
 class Progress:

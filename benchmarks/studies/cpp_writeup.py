@@ -17,7 +17,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from common import machine, pct, play, results, save_json, sweep_rows, table
+from common import (
+    at_least,
+    check_outputs,
+    machine,
+    pct,
+    play,
+    results,
+    run_study,
+    save_json,
+    sweep_rows,
+    table,
+)
 
 from minesolver.bench import RunSpec, Store
 from minesolver.bench.stats import wilson
@@ -164,23 +175,30 @@ def density_study(store: Store, args: argparse.Namespace) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--games", type=int, default=10_000, help="baseline games")
+    parser.add_argument("--games", type=at_least(1), default=10_000, help="baseline games")
     # the write-up's rules as far as we can tell: the first click is not protected
     parser.add_argument("--first-click", default="none", choices=("none", "safe", "opening"))
     parser.add_argument("--start", default="center")
-    parser.add_argument("--cap-games", type=int, default=500, help="games per cap")
-    parser.add_argument("--rule-games", type=int, default=1000,
+    parser.add_argument("--cap-games", type=at_least(1), default=500, help="games per cap")
+    parser.add_argument("--rule-games", type=at_least(1), default=1000,
                         help="baseline games per first-click variant")
-    parser.add_argument("--sweep-games", type=int, default=200, help="games per density point")
+    parser.add_argument("--sweep-games", type=at_least(1), default=200,
+                        help="games per density point")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=at_least(0), default=2, help="processes (0: all cores)")
     parser.add_argument("--out", default="docs/images", help="directory for the plots")
-    parser.add_argument("--parts", default="baselines,rules,cap,density")
+    parser.add_argument("--parts", default="baselines,rules,cap,density",
+                        help="comma-separated, of baselines, rules, cap, density")
     parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
-    print(f"# C++ write-up study ({machine()})")
     parts = {"baselines": baselines, "rules": rule_study, "cap": cap_study,
              "density": density_study}
+    unknown = [part for part in args.parts.split(",") if part not in parts]
+    if unknown:
+        parser.error(f"argument --parts: unknown part {unknown[0]!r} (of {', '.join(parts)})")
+    parse_start(args.start)
+    check_outputs([args.json, args.db], [args.out])
+    print(f"# C++ write-up study ({machine()})")
     figures = {}
     with Store(args.db) as store:
         for part in args.parts.split(","):
@@ -190,4 +208,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_study(main)

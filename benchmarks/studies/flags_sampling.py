@@ -25,7 +25,7 @@ import sys
 import time
 from multiprocessing import get_context
 
-from common import Progress, find_run, machine, save_json, table
+from common import Progress, at_least, check_outputs, find_run, machine, run_study, save_json, table
 
 from minesolver.analysis.sampling import rejection_layouts
 from minesolver.bench import Store
@@ -75,12 +75,15 @@ def throughput(position: Position, seconds: float, processes: int, seed: int) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--moves", type=int, default=12)
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=at_least(0.1, float), default=5.0,
+                        help="sampling time of each throughput measure")
+    parser.add_argument("--moves", type=at_least(0), default=12,
+                        help="moves played before the measured position")
+    parser.add_argument("--games", type=at_least(1), default=20, help="games of the match")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
+    check_outputs([args.json, args.db])
     print(f"# Flags sampling study ({machine()})")
     position = mid_game(args.seed, args.moves)
     shown = sum(1 for code in position.cells if code <= 8)
@@ -117,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_study(main)

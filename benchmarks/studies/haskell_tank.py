@@ -19,7 +19,17 @@ from __future__ import annotations
 import argparse
 import time
 
-from common import find_run, load_json, machine, play, save_json, table
+from common import (
+    at_least,
+    check_outputs,
+    find_run,
+    load_json,
+    machine,
+    play,
+    run_study,
+    save_json,
+    table,
+)
 
 from minesolver.bench import RunSpec, Store
 from minesolver.rules import EXPERT
@@ -30,11 +40,12 @@ WORKERS = (1, 2, 4, 8)
 def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--games", type=at_least(1), default=500)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--times", default="haskell_times.json",
                         help="wall times of finished worker counts")
     args = parser.parse_args()
+    check_outputs([args.times, args.db])  # a timing not saved cannot be measured again
     print(f"# Haskell tank study ({machine()})")
     times = load_json(args.times) or {}
     rows = []
@@ -67,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_study(main)

@@ -22,7 +22,18 @@ from __future__ import annotations
 import argparse
 from itertools import pairwise
 
-from common import machine, pct, play, save_json, sweep_rows, table
+from common import (
+    at_least,
+    check_outputs,
+    machine,
+    pct,
+    play,
+    run_study,
+    save_json,
+    size_of,
+    sweep_rows,
+    table,
+)
 
 from minesolver.bench import RunSpec, Store
 from minesolver.bench.summary import compare
@@ -46,21 +57,22 @@ def crossing(rows: list[dict[str, object]], level: float) -> float | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--games", type=int, default=100, help="games per density")
-    parser.add_argument("--noise-games", type=int, default=50)
-    parser.add_argument("--noise-density", type=float, default=0.14)
+    parser.add_argument("--games", type=at_least(1), default=100, help="games per density")
+    parser.add_argument("--noise-games", type=at_least(1), default=50)
+    parser.add_argument("--noise-density", type=at_least(0.0, float), default=0.14)
     # noisy posteriors of 64x64 fronts can exceed the engine's memory limit (docs/studies.md)
     parser.add_argument("--noise-size", default="30x16")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=at_least(0), default=2, help="processes (0: all cores)")
     parser.add_argument("--out", default="docs/images")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
+    check_outputs([args.json, args.db], [args.out])
     print(f"# Knowledge-base agent study ({machine()})")
     points = density_points(64, 64, DENSITIES, ["safe"])
     spec = RunSpec(points=points, strategies=("tank", "tank:total=off"), games=args.games,
                    seed=args.seed, start="center", extra={"paired": True})
-    nw, nh = (int(x) for x in args.noise_size.split("x"))
+    nw, nh = size_of(args.noise_size)
     noisy = density_points(nw, nh, [args.noise_density], ["safe"],
                            [None, *(parse_noise(n) for n in NOISES)])
     noise_spec = RunSpec(points=noisy, strategies=("tank",), games=args.noise_games,
@@ -116,4 +128,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_study(main)

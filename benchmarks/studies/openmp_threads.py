@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 
-from common import machine, play, save_json, table
+from common import at_least, check_outputs, machine, play, run_study, save_json, size_of, table
 
 from minesolver.analysis import Engine, analyze
 from minesolver.analysis.kernels import PARALLEL_MIN_BOXES, WORKERS_ENV
@@ -69,12 +69,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--db", default="studies.sqlite")
     parser.add_argument("--size", default="100x100")
-    parser.add_argument("--density", type=float, default=0.2)
+    parser.add_argument("--density", type=at_least(0.0, float), default=0.2)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=3, help="timings per mode (best kept)")
+    parser.add_argument("--repeat", type=at_least(1), default=3,
+                        help="timings per mode (best kept)")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
-    width, height = (int(x) for x in args.size.split("x"))
+    check_outputs([args.json, args.db])
+    width, height = size_of(args.size)
     rules = Rules(width, height, round(args.density * width * height), first_click="opening")
     print(f"# OpenMP study ({machine()})")
     spec = RunSpec(points=(rules,), strategies=("tank",), games=1, seed=args.seed,
@@ -109,4 +111,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_study(main)

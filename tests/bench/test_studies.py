@@ -58,3 +58,27 @@ def test_a_study_runs_then_resumes_from_the_store(script, tmp_path):
         assert again.stdout.split("\n", 1)[1] == first.stdout.split("\n", 1)[1]
     if script != "haskell_tank.py":
         assert json.loads((tmp_path / "figures.json").read_text())
+
+
+@pytest.mark.parametrize(("script", "bad", "said"), [
+    ("openmp_threads.py", ["--size", "abc"], "cannot read size 'abc'"),
+    ("haskell_tank.py", ["--games", "0"], "argument --games: 0 is below 1"),
+    ("cpp_writeup.py", ["--parts", "bogus"], "unknown part 'bogus'"),
+    ("cpp_writeup.py", ["--start", "nowhere"], "cannot read start 'nowhere'"),
+    # found only once every game was played, and a timing not saved is lost for good
+    ("cpp_writeup.py", ["--out", "/no/such/folder"], "/no/such/folder: no such folder"),
+    ("haskell_tank.py", ["--times", "/no/such/folder/t.json"], "no such folder"),
+    ("flags_sampling.py", ["--seconds", "0"], "argument --seconds: 0 is below 0.1"),
+    ("kb_agent.py", ["--noise-size", "30"], "cannot read size '30'"),
+])
+def test_a_bad_value_is_one_line_before_any_game(script, bad, said, tmp_path):
+    db = tmp_path / "studies.sqlite"
+    if script in ("cpp_writeup.py", "kb_agent.py") and "--out" not in bad:
+        bad = [*bad, "--out", str(tmp_path)]  # docs/images is not beside the scripts
+    done = subprocess.run([sys.executable, script, "--db", str(db), *bad], cwd=STUDIES,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"{script}: error: ")
+    assert said in done.stderr
+    assert not db.exists() or stored_games(db) == 0
