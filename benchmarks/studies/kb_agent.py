@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 from itertools import pairwise
+from typing import Any
 
 from common import (
     at_least,
@@ -52,6 +53,12 @@ def crossing(rows: list[dict[str, object]], level: float) -> float | None:
         if w0 >= level > w1:
             return d0 + (w0 - level) * (d1 - d0) / (w0 - w1)
     return None
+
+
+def among_opened(row: dict[str, Any]) -> str:
+    """The open rate among the games that opened 5% of the board: "-" when none did
+    (the summary's 0.0 then stands for no games, not for games that opened nothing)."""
+    return pct(row["open_rate_5"]) if row["opened_5"] else "-"
 
 
 def main() -> None:
@@ -94,7 +101,7 @@ def main() -> None:
         )
         out.append([
             f"{pct(r['density'])}", f"{pct(r['win_rate'])} [{pct(r['ci_lo'])}, "
-            f"{pct(r['ci_hi'])}]", pct(r["opened_5"]), pct(r["open_rate_5"]),
+            f"{pct(r['ci_hi'])}]", pct(r["opened_5"]), among_opened(r),
             f"{r['chain_mean']:.1f} / {r['chain_max']}", pct(r["engine_share"]),
             f"{pct(b['win_rate'])} ({paired.a_only} / {paired.b_only}, p = "
             f"{paired.p_value:.2g})",
@@ -118,7 +125,7 @@ def main() -> None:
           f"games per model, the same boards (run {noise_id})\n")
     print(table(["clues", "win rate (95% CI)", "open rate among games opening >= 5%"],
                 [[r["noise"], f"{pct(r['win_rate'])} [{pct(r['ci_lo'])}, {pct(r['ci_hi'])}]",
-                  pct(r["open_rate_5"])] for r in noise_rows]))
+                  among_opened(r)] for r in noise_rows]))
     path = f"{args.out}/study_kb.png"
     plot_sweep(rows, path, title=f"64x64, {args.games} games per density")
     print(f"plot: {path}")
