@@ -27,8 +27,27 @@ from minesolver.files import atomic_write, check_writable
 
 __all__ = [
     "Progress", "at_least", "check_outputs", "find_run", "load_json", "machine", "pct", "play",
-    "results", "run_study", "save_json", "size_of", "sweep_rows", "table",
+    "results", "run_study", "save_json", "size_of", "study_parser", "sweep_rows", "table",
 ]
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Each option's help ends with its default, when it has one worth showing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.default in (None, False):
+            return action.help or ""
+        return super()._get_help_string(action) or ""
+
+
+def study_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A study's parser: described by its docstring's first paragraph, with ``--db``
+    (every study keeps its games in a store) and defaults shown in ``--help``."""
+    parser = argparse.ArgumentParser(
+        description=" ".join((doc or "").split("\n\n")[0].split()), formatter_class=_Help)
+    parser.add_argument("--db", default="studies.sqlite",
+                        help="the store the games are kept in (and found again in)")
+    return parser
 
 
 def run_study(main: Callable[[], None]) -> None:

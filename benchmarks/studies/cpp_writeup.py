@@ -26,6 +26,7 @@ from common import (
     results,
     run_study,
     save_json,
+    study_parser,
     sweep_rows,
     table,
 )
@@ -173,18 +174,19 @@ def density_study(store: Store, args: argparse.Namespace) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--db", default="studies.sqlite")
+    parser = study_parser(__doc__)
     parser.add_argument("--games", type=at_least(1), default=10_000, help="baseline games")
     # the write-up's rules as far as we can tell: the first click is not protected
-    parser.add_argument("--first-click", default="none", choices=("none", "safe", "opening"))
-    parser.add_argument("--start", default="center")
+    parser.add_argument("--first-click", default="none", choices=("none", "safe", "opening"),
+                        help="the rule of the baselines and the capped searches")
+    parser.add_argument("--start", default="center",
+                        help="the first click: corner, center or ROW,COL")
     parser.add_argument("--cap-games", type=at_least(1), default=500, help="games per cap")
     parser.add_argument("--rule-games", type=at_least(1), default=1000,
                         help="baseline games per first-click variant")
     parser.add_argument("--sweep-games", type=at_least(1), default=200,
                         help="games per density point")
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=int, default=2026, help="the same seed, the same boards")
     parser.add_argument("--workers", type=at_least(0), default=2, help="processes (0: all cores)")
     parser.add_argument("--out", default="docs/images", help="directory for the plots")
     parser.add_argument("--parts", default="baselines,rules,cap,density",

@@ -20,12 +20,21 @@ The match is a stored run, resumed on the next run; the throughput is measured a
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from multiprocessing import get_context
 
-from common import Progress, at_least, check_outputs, find_run, machine, run_study, save_json, table
+from common import (
+    Progress,
+    at_least,
+    check_outputs,
+    find_run,
+    machine,
+    run_study,
+    save_json,
+    study_parser,
+    table,
+)
 
 from minesolver.analysis.sampling import rejection_layouts
 from minesolver.bench import Store
@@ -73,15 +82,15 @@ def throughput(position: Position, seconds: float, processes: int, seed: int) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--db", default="studies.sqlite")
+    parser = study_parser(__doc__)
     parser.add_argument("--seconds", type=at_least(0.1, float), default=5.0,
                         help="sampling time of each throughput measure")
     parser.add_argument("--moves", type=at_least(0), default=12,
                         help="moves played before the measured position")
     parser.add_argument("--games", type=at_least(1), default=20, help="games of the match")
-    parser.add_argument("--seed", type=int, default=5)
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--seed", type=int, default=5,
+                        help="the position's game and the match's boards")
+    parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
     check_outputs([args.json, args.db])
     print(f"# Flags sampling study ({machine()})")

@@ -16,7 +16,6 @@ kept in --times), an interrupted one is completed and timed over the games left.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from common import (
@@ -28,6 +27,7 @@ from common import (
     play,
     run_study,
     save_json,
+    study_parser,
     table,
 )
 
@@ -38,10 +38,10 @@ WORKERS = (1, 2, 4, 8)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--games", type=at_least(1), default=500)
-    parser.add_argument("--seed", type=int, default=7)
+    parser = study_parser(__doc__)
+    parser.add_argument("--games", type=at_least(1), default=500,
+                        help="seeded expert boards per worker count")
+    parser.add_argument("--seed", type=int, default=7, help="the same seed, the same boards")
     parser.add_argument("--times", default="haskell_times.json",
                         help="wall times of finished worker counts")
     args = parser.parse_args()

@@ -19,7 +19,6 @@ Both sweeps are stored runs, resumed on the next run.
 
 from __future__ import annotations
 
-import argparse
 from itertools import pairwise
 from typing import Any
 
@@ -32,6 +31,7 @@ from common import (
     run_study,
     save_json,
     size_of,
+    study_parser,
     sweep_rows,
     table,
 )
@@ -62,17 +62,18 @@ def among_opened(row: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--db", default="studies.sqlite")
+    parser = study_parser(__doc__)
     parser.add_argument("--games", type=at_least(1), default=100, help="games per density")
-    parser.add_argument("--noise-games", type=at_least(1), default=50)
-    parser.add_argument("--noise-density", type=at_least(0.0, float), default=0.14)
+    parser.add_argument("--noise-games", type=at_least(1), default=50,
+                        help="games per noise model")
+    parser.add_argument("--noise-density", type=at_least(0.0, float), default=0.14,
+                        help="mine density of the noisy games")
     # noisy posteriors of 64x64 fronts can exceed the engine's memory limit (docs/studies.md)
-    parser.add_argument("--noise-size", default="30x16")
-    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--noise-size", default="30x16", help="board of the noisy games, WxH")
+    parser.add_argument("--seed", type=int, default=11, help="the same seed, the same boards")
     parser.add_argument("--workers", type=at_least(0), default=2, help="processes (0: all cores)")
-    parser.add_argument("--out", default="docs/images")
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--out", default="docs/images", help="folder for the plot")
+    parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
     check_outputs([args.json, args.db], [args.out])
     print(f"# Knowledge-base agent study ({machine()})")

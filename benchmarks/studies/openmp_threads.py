@@ -20,13 +20,22 @@ and replayed identically on the next run.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
 import time
 
-from common import at_least, check_outputs, machine, play, run_study, save_json, size_of, table
+from common import (
+    at_least,
+    check_outputs,
+    machine,
+    play,
+    run_study,
+    save_json,
+    size_of,
+    study_parser,
+    table,
+)
 
 from minesolver.analysis import Engine, analyze
 from minesolver.analysis.kernels import PARALLEL_MIN_BOXES, WORKERS_ENV
@@ -66,14 +75,14 @@ def timed(positions: list[Position], *, cold: bool) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--db", default="studies.sqlite")
-    parser.add_argument("--size", default="100x100")
-    parser.add_argument("--density", type=at_least(0.0, float), default=0.2)
-    parser.add_argument("--seed", type=int, default=3)
+    parser = study_parser(__doc__)
+    parser.add_argument("--size", default="100x100", help="the board, WxH")
+    parser.add_argument("--density", type=at_least(0.0, float), default=0.2,
+                        help="its share of mines")
+    parser.add_argument("--seed", type=int, default=3, help="the game whose positions are timed")
     parser.add_argument("--repeat", type=at_least(1), default=3,
                         help="timings per mode (best kept)")
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--json", default=None, help="also write the figures here")
     args = parser.parse_args()
     check_outputs([args.json, args.db])
     width, height = size_of(args.size)

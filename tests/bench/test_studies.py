@@ -4,6 +4,7 @@ and a second run resumes from the store instead of playing again."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -82,3 +83,14 @@ def test_a_bad_value_is_one_line_before_any_game(script, bad, said, tmp_path):
     assert done.stderr.strip().splitlines()[-1].startswith(f"{script}: error: ")
     assert said in done.stderr
     assert not db.exists() or stored_games(db) == 0
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_every_study_option_says_what_it_is(script):
+    done = subprocess.run([sys.executable, script, "--help"], cwd=STUDIES, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    entries = re.split(r"\n(?=  -)", done.stdout.split("options:", 1)[1].strip("\n"))
+    for entry in entries:
+        assert len(entry.split()) > 2 or entry.startswith("  -h"), f"{script}: {entry!r}"
+    assert "(default: studies.sqlite)" in done.stdout
