@@ -421,14 +421,19 @@ def test_no_two_elements_share_an_id(page: Any) -> None:
         assert sorted({i for i in ids if ids.count(i) > 1}) == [], mode
 
 
-def test_a_game_started_while_a_step_loads_shows_its_own_first_step(page: Any) -> None:
-    # the new game's step 0, asked for while the old game's last step was on its way,
-    # was dropped with that step: a game over before it came stayed on "Loading…"
+def watch_played(page: Any, rules: str, seed: int) -> None:
+    """A seeded game watched in Watch, played to its end, its first step on show."""
     open_mode(page, "watch")
-    choose(page, "watch", "beginner", 1)
+    choose(page, "watch", rules, seed)
     page.click("#watch-go")
     page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
                            "&& !watch.loading", timeout=60_000)
+
+
+def test_a_game_started_while_a_step_loads_shows_its_own_first_step(page: Any) -> None:
+    # the new game's step 0, asked for while the old game's last step was on its way,
+    # was dropped with that step: a game over before it came stayed on "Loading…"
+    watch_played(page, "beginner", 1)
     page.evaluate(SLOW_FETCH, [2500, "/steps/"])
     page.click("#watch-step-last")  # on its way for 2.5 s, and meanwhile a new game
     choose(page, "watch", "intermediate", 21)
@@ -444,11 +449,7 @@ def test_a_game_started_while_a_step_loads_shows_its_own_first_step(page: Any) -
 def test_steps_asked_for_while_one_is_on_its_way_are_shown(page: Any) -> None:
     # a click or key while a step loads was dropped: "Last" pressed as a paused
     # playback's step was still on its way did nothing
-    open_mode(page, "watch")
-    choose(page, "watch", "expert", 22)
-    page.click("#watch-go")
-    page.wait_for_function("watch.summary && watch.summary.status === 'done' && watch.step "
-                           "&& !watch.loading", timeout=60_000)
+    watch_played(page, "expert", 22)
     last = page.evaluate("watch.summary.steps - 1")
     assert last >= 4
     page.evaluate(SLOW_FETCH, [800, "/steps/"])

@@ -10,7 +10,6 @@ from .runner import (
     play_chunk,
     run_jobs,
     validate,
-    with_boards_digest,
 )
 from .spec import RunSpec
 from .stats import Mcnemar, mcnemar, wilson
@@ -38,5 +37,4 @@ __all__ = [
     "summarize",
     "validate",
     "wilson",
-    "with_boards_digest",
 ]

@@ -50,7 +50,6 @@ __all__ = [
     "run_jobs",
     "validate",
     "warm_up",
-    "with_boards_digest",
 ]
 
 CHUNK = 4  # games per task: small enough for a smooth progress bar
@@ -71,9 +70,14 @@ def load_layouts(path: str) -> list[Layout]:
     return read_boards(path)
 
 
-def validate(spec: RunSpec) -> None:
+BOARDS_DIGEST = "boards_sha256"  # in a run's extra: the boards it plays from its board file
+
+
+def validate(spec: RunSpec) -> RunSpec:
     """Refuse a run that cannot be played, before anything is stored: unknown
-    strategies, a start off a board, a board file that does not fit the run."""
+    strategies, a start off a board, a board file that does not fit the run.  Returns
+    the run to store: with a board file, ``spec`` with a digest of the boards it plays
+    (``extra["boards_sha256"]``), so that a resumed run can tell the file has changed."""
     same: dict[object, str] = {}
     for name in spec.strategies:
         key = STRATEGIES.key(name)  # also refuses an unknown strategy or option
@@ -89,39 +93,30 @@ def validate(spec: RunSpec) -> None:
                     "a no-guess run lays its own boards: it cannot play a layout file"
                 )
             layout_of(spec, point * spec.games)  # too dense: NoGuessError now, not in a worker
-    if spec.layouts is not None:
-        boards = load_layouts(spec.layouts)
-        if not boards:
-            raise InputError(f"{spec.layouts} holds no board")
-        if len(boards) < spec.total_games:
-            fewer = f": give --games {len(boards)} or fewer" if len(spec.points) == 1 else ""
-            raise InputError(
-                f"{spec.layouts} holds {counted(len(boards), 'board')} but the run needs "
-                f"{spec.total_games}{fewer}"
-            )
-        for index, board in enumerate(boards[: spec.total_games]):
-            rules = spec.rules_for(index)
-            if (board.width, board.height, len(board.mines)) != (
-                rules.width, rules.height, rules.mines
-            ):
-                raise InputError(
-                    f"board {index + 1} of {spec.layouts} is "
-                    f"{board.width}x{board.height}x{len(board.mines)}, not {rules}"
-                )
-            broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
-            if broken:
-                raise InputError(f"{_where(spec.layouts, index)} {broken}")
-
-
-BOARDS_DIGEST = "boards_sha256"  # in a run's extra: the boards it plays from its board file
-
-
-def with_boards_digest(spec: RunSpec) -> RunSpec:
-    """``spec``, with a digest of the boards it plays from its board file (if any), so
-    that a resumed run can tell the file has changed since."""
     if spec.layouts is None:
         return spec
-    return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(spec)})
+    boards = load_layouts(spec.layouts)
+    if not boards:
+        raise InputError(f"{spec.layouts} holds no board")
+    if len(boards) < spec.total_games:
+        fewer = f": give --games {len(boards)} or fewer" if len(spec.points) == 1 else ""
+        raise InputError(
+            f"{spec.layouts} holds {counted(len(boards), 'board')} but the run needs "
+            f"{spec.total_games}{fewer}"
+        )
+    for index, board in enumerate(boards[: spec.total_games]):
+        rules = spec.rules_for(index)
+        if (board.width, board.height, len(board.mines)) != (
+            rules.width, rules.height, rules.mines
+        ):
+            raise InputError(
+                f"board {index + 1} of {spec.layouts} is "
+                f"{board.width}x{board.height}x{len(board.mines)}, not {rules}"
+            )
+        broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
+        if broken:
+            raise InputError(f"{_where(spec.layouts, index)} {broken}")
+    return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(spec, boards)})
 
 
 def check_boards_unchanged(spec: RunSpec) -> None:
@@ -130,15 +125,14 @@ def check_boards_unchanged(spec: RunSpec) -> None:
     stored = spec.extra.get(BOARDS_DIGEST)
     if spec.layouts is None or stored is None:  # no board file, or a run made before
         return
-    if _boards_digest(spec) != stored:
+    if _boards_digest(spec, load_layouts(spec.layouts)) != stored:
         raise InputError(f"{spec.layouts} no longer holds the boards this run began on: "
                          "put the file back as it was, or start a new run")
 
 
-def _boards_digest(spec: RunSpec) -> str:
-    assert spec.layouts is not None
+def _boards_digest(spec: RunSpec, boards: list[Layout]) -> str:
     digest = hashlib.sha256()
-    for board in load_layouts(spec.layouts)[: spec.total_games]:
+    for board in boards[: spec.total_games]:
         digest.update(layout_line(board).encode())
     return digest.hexdigest()
 

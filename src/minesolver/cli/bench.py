@@ -26,7 +26,6 @@ from ..bench import (
     run_results,
     validate,
     wilson,
-    with_boards_digest,
 )
 from ..files import atomic_write, check_distinct, check_writable
 from ..formats import layout_line
@@ -200,8 +199,7 @@ def bench_cmd(
         run_id = resume
     else:
         spec = asked()
-        validate(spec)  # everything is checked before the store is touched
-        spec = with_boards_digest(spec)
+        spec = validate(spec)  # checked before the store is touched; with its boards' digest
         check_writable(dump_layouts)
         if scheduler is not None:
             check_scheduler(scheduler)  # an address that fails stores no empty run

@@ -119,7 +119,7 @@ def sweep_cmd(
         run_id = resume
     else:
         spec = asked()
-        validate(spec)
+        spec = validate(spec)
         if scheduler is not None:
             check_scheduler(scheduler)  # an address that fails stores no empty run
         store = open_store(db)
