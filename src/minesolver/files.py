@@ -35,6 +35,7 @@ from .errors import InputError
 __all__ = [
     "atomic_write",
     "check_distinct",
+    "check_suffix",
     "check_writable",
     "read_capped",
     "write_bytes",
@@ -181,6 +182,30 @@ def check_distinct(named: Mapping[str, str | Path | None]) -> None:
         seen.append((name, path))
 
 
+def check_suffix(option: str, given: str | Path | None, suffix: str) -> None:
+    """Refuse a name for ``option``'s file whose suffix says another format than the
+    ``suffix`` written in it (``--gif out.png`` would hold GIF bytes under a PNG's
+    name).  A name with no suffix, a device and a pipe are taken as they are.
+
+    >>> check_suffix("--gif", "solve.GIF", ".gif")
+    >>> try:
+    ...     check_suffix("--gif", "solve.png", ".gif")
+    ... except ValueError as exc:
+    ...     print(exc)
+    --gif solve.png: the file is written as .gif, not .png; name it solve.gif
+    """
+    if given is None or not str(given):
+        return
+    path = Path(given)
+    found = path.suffix.lower()
+    if not found or found == suffix or _target(given)[1]:
+        return
+    raise InputError(
+        f"{option} {given}: the file is written as {suffix}, not {path.suffix}; "
+        f"name it {path.with_suffix(suffix).name}"
+    )
+
+
 def _target(given: str | Path) -> tuple[Path, bool]:
     """The file writing ``given`` replaces (a link's target), and whether it is a
     device or a pipe to be written straight instead (then ``given`` itself: the
@@ -215,8 +240,9 @@ def _replacing(given: Path) -> Iterator[int]:
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(given)) from None
+    except OSError as exc:  # the file is written beside itself, then renamed
+        reason = f"no file can be made in its folder ({exc.strerror})"
+        raise OSError(exc.errno, reason, str(given)) from None
     try:
         # the mode a plain open() would give (mkstemp's is private to the owner)
         os.fchmod(fd, stat.S_IMODE(path.stat().st_mode) if path.exists() else _NEW_MODE)

@@ -153,6 +153,12 @@ def test_an_empty_output_path_is_named(tmp_path):
         assert_one_error_line(result, "'': an empty path names no file")
 
 
+def test_a_gif_named_as_another_format_is_refused(tmp_path):
+    result = run_cli("play", "--rules", "beginner", "--gif", str(tmp_path / "solve.png"))
+    assert_one_error_line(result, "solve.png: the file is written as .gif", "name it solve.gif")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_log_is_a_faithful_play_by_play(tmp_path):
     log = tmp_path / "game.jsonl"
     data = play_json("--rules", "9x9x14", "--seed", "11", "--strategy", "best", "--log",

@@ -147,6 +147,7 @@ def test_a_sweep_with_lost_games_resumes_to_the_same_table(tmp_path):
         (["--start", "9,9"], ["off the 6x5 board"]),
         (["--first-click", "maybe"], ["--first-click"]),
         (["--resume", "r3"], ["no results store at"]),
+        (["--plot", "s.txt"], ["--plot s.txt: the file is written as .png", "name it s.png"]),
     ],
 )
 def test_user_errors_are_one_line(tmp_path, args, needles):

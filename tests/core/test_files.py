@@ -10,7 +10,13 @@ import threading
 import pytest
 
 from minesolver.errors import InputError
-from minesolver.files import atomic_write, check_distinct, check_writable, write_bytes
+from minesolver.files import (
+    atomic_write,
+    check_distinct,
+    check_suffix,
+    check_writable,
+    write_bytes,
+)
 
 
 class Boom(Exception):
@@ -170,3 +176,28 @@ def test_two_options_naming_one_file_are_refused(tmp_path):
     check_distinct({"--db": store, "--csv": tmp_path / "new.csv", "--plot": None, "--gif": None})
     check_distinct({"--gif": os.devnull, "--log": os.devnull})  # a device takes both (no write)
     assert store.read_bytes() == b"data"
+
+
+def test_a_folder_where_no_file_can_be_made_is_said(tmp_path, monkeypatch):
+    # /proc/version: the file is there, but its folder takes no new file to rename
+    def refuse(**_: object) -> tuple[int, str]:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    monkeypatch.setattr("minesolver.files.tempfile.mkstemp", refuse)
+    target = tmp_path / "out.txt"
+    target.write_text("kept")
+    with pytest.raises(OSError) as caught, atomic_write(target) as handle:
+        handle.write("lost")
+    assert caught.value.filename == str(target)
+    assert "no file can be made in its folder" in str(caught.value)
+    assert target.read_text() == "kept"
+
+
+@pytest.mark.parametrize("name", ["anim.gif", "anim.GIF", "anim", "/dev/null"])
+def test_a_name_of_the_format_written_is_taken(name):
+    check_suffix("--gif", name, ".gif")
+
+
+def test_a_name_of_another_format_is_refused():
+    with pytest.raises(InputError, match=r"--gif out\.png: .*written as \.gif.*name it out\.gif"):
+        check_suffix("--gif", "out.png", ".gif")

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..analysis import analyze
 from ..errors import counted
-from ..files import atomic_write, check_distinct, check_writable, write_bytes
+from ..files import atomic_write, check_distinct, check_suffix, check_writable, write_bytes
 from ..play import GameRecord, Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
@@ -115,7 +115,7 @@ def _fan_out(observers: list[Observer]) -> Observer:
 @click.option("--strategy", default="best", show_default=True)
 @click.option("--show", is_flag=True, help="Print every step: board, probabilities, move, reason.")
 @click.option("--gif", type=click.Path(dir_okay=False), default=None,
-              help="Write an animation of the solve.")
+              help="Write an animation of the solve (a GIF file).")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the play-by-play as JSON lines (minesolver review reads it).")
 @json_option()
@@ -138,6 +138,7 @@ def play_cmd(
     game_rules = read_rules(rules, first_click, noise, no_guess)
     chosen = find_strategy(strategy)
     check_distinct({"--gif": gif, "--log": log})
+    check_suffix("--gif", gif, ".gif")
     check_writable(gif, log)
     seed = new_seed() if seed is None else seed
     out = console()

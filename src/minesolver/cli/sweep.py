@@ -12,7 +12,7 @@ from click.core import ParameterSource
 from ..bench import RunSpec, check_scheduler, validate
 from ..bench.sweep import density_points, parse_densities, plot_sweep, sweep_table, write_csv
 from ..errors import quote
-from ..files import check_distinct, check_writable, write_files
+from ..files import check_distinct, check_suffix, check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
@@ -61,9 +61,9 @@ def _size(text: str) -> tuple[int, int]:
 @db_option()
 @click.option("--resume", default=None, help="Continue a stored sweep by its run id.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default="sweep.csv",
-              show_default=True)
+              show_default=True, help="The table, one row per point.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default="sweep.png",
-              show_default=True)
+              show_default=True, help="The plot (a PNG file).")
 @json_option("Print the table as JSON.")
 @quiet_option()
 @limits_option(seconds=None, memory=None)
@@ -93,6 +93,7 @@ def sweep_cmd(
     first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
     check_distinct({"--db": db, "--csv": csv_path, "--plot": plot_path})
+    check_suffix("--plot", plot_path, ".png")
     check_writable(csv_path, plot_path)
     stored_size: tuple[int, int] | None = None  # when resuming: the run's, unless --size
 
