@@ -3,6 +3,10 @@ errors into exit statuses (2 for what the user can fix, 1 for a bug)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import click
 import pytest
 from support import assert_one_error_line, run_cli
@@ -205,3 +209,18 @@ def test_a_bad_environment_variable_is_refused_before_any_work(name, value, need
                           env={**os.environ, name: value}, check=False)
     assert_one_error_line(done, needle)
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [("strategies",), ("play", "--rules", "beginner", "--seed", "1"),
+                                  ("play", "--rules", "beginner", "--seed", "1", "--json"),
+                                  ("--help",)])
+def test_output_to_a_closed_pipe_ends_quietly(args):
+    # `minesolver ... | head`: the reader is gone before the first line is written
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "minesolver", *args], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (1, "")
