@@ -457,6 +457,28 @@ def test_report_prints_past_runs(tmp_path):
                           "no results store")
 
 
+def test_a_run_stopped_before_its_first_game_reports_no_figures(tmp_path):
+    db = tmp_path / "results.sqlite"
+    stopped = run_cli("bench", "--rules", "expert", "--games", "5", "--db", str(db), "--quiet",
+                      "--workers", "1", "--max-seconds", "0.01")
+    assert_one_error_line(stopped, "longer than --max-seconds")
+    result = run_cli("report", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if "best" in line and "│" in line)
+    assert [cell.strip() for cell in row.split("│")[1:-1]] == ["best", "0", "0", *["-"] * 6]
+    assert "0.00%" not in result.stdout and "best: no game played yet" in result.stdout
+
+
+def test_the_open_rate_of_no_opened_game_is_a_dash(tmp_path):
+    # one safe cell in 400 and no protection: every first click of seed 2's six is a mine
+    result = run_cli("bench", "--rules", "20x20x399", "--first-click", "none", "--games", "6",
+                     "--workers", "1", "--seed", "2", "--quiet", "--db",
+                     str(tmp_path / "results.sqlite"))
+    assert result.returncode == 0, result.stderr
+    assert "│     6 │    0 │" in result.stdout  # six games, none won
+    assert "0.0% of games opened >= 5% of the board, open rate among them -" in result.stdout
+
+
 def test_report_only_reads_the_store(tmp_path):
     db = tmp_path / "results.sqlite"
     bench("--rules", "6x6x6", "--games", "4", "--strategy", "tank", "--workers", "1", db=db)

@@ -56,7 +56,8 @@ def study_measures(rows: Sequence[GameRow]) -> dict[str, Any]:
     positions the trivial and subset rules could not advance (the probability engine
     was needed), and the longest deduction chain one reveal set off (mean and max
     over games).  Rows stored before these measures existed count for the open
-    rates only; the others are ``None`` when no row has them.
+    rates only; the others are ``None`` when no row has them, and the open rate among
+    games that opened enough is ``None`` when no game did.
 
     >>> from minesolver.bench.store import GameRow
     >>> row = GameRow("r1", "tank", 0, 0, "9x9x10", "safe", "corner", True, 5, 1, 10, 0.01,
@@ -72,7 +73,7 @@ def study_measures(rows: Sequence[GameRow]) -> dict[str, Any]:
     chains = [m["chain"] for m in measured]
     return {
         "opened_5": len(enough) / len(opened) if opened else 0.0,
-        "open_rate_5": statistics.fmean(enough) if enough else 0.0,
+        "open_rate_5": statistics.fmean(enough) if enough else None,
         "engine_share": sum(m["engine_turns"] for m in measured) / turns if turns else None,
         "chain_mean": statistics.fmean(chains) if chains else None,
         "chain_max": max(chains) if chains else None,

@@ -105,11 +105,14 @@ def print_results(out: Console, data: dict[str, Any]) -> None:
         table.add_column(column, justify="right" if column != "strategy" else "left")
     for s in data["results"]:
         lo, hi = s["ci95"]
-        table.add_row(
-            s["strategy"], str(s["games"]), str(s["wins"]), f"{s['win_rate']:.2%}",
-            f"[{lo:.2%}, {hi:.2%}]", f"{s['guesses_per_game']:.2f}", f"{s['open_rate']:.1%}",
-            f"{s['ms_per_game_mean']:.1f}", f"{s['ms_per_game_median']:.1f}",
+        figures: tuple[str, ...] = (
+            f"{s['win_rate']:.2%}", f"[{lo:.2%}, {hi:.2%}]", f"{s['guesses_per_game']:.2f}",
+            f"{s['open_rate']:.1%}", f"{s['ms_per_game_mean']:.1f}",
+            f"{s['ms_per_game_median']:.1f}",
         )
+        if not s["games"]:  # a run stopped before its first game: figures of nothing
+            figures = ("-",) * len(figures)
+        table.add_row(s["strategy"], str(s["games"]), str(s["wins"]), *figures)
     out.print(table)
     for s in data["results"]:
         out.print(study_line(s))
@@ -124,8 +127,11 @@ def print_results(out: Console, data: dict[str, Any]) -> None:
 
 def study_line(s: dict[str, Any]) -> str:
     """The studies' measures of one strategy (:func:`~minesolver.bench.summary.study_measures`)."""
+    if not s["games"]:
+        return f"{s['strategy']}: no game played yet"
+    among = "-" if s["open_rate_5"] is None else f"{s['open_rate_5']:.1%}"
     text = (f"{s['strategy']}: {s['opened_5']:.1%} of games opened >= 5% of the board, "
-            f"open rate among them {s['open_rate_5']:.1%}")
+            f"open rate among them {among}")
     if s.get("engine_share") is not None:
         text += (f"; engine needed on {s['engine_share']:.1%} of turns; longest deduction "
                  f"chain {s['chain_mean']:.1f} turns on average, {s['chain_max']} at most")
