@@ -94,6 +94,35 @@ def run_cli(
     )
 
 
+def run_on_terminal(*args: str, timeout: float = 60) -> tuple[int, bytes]:
+    """Run the real CLI with stderr on a pseudo-terminal (stdout thrown away), as a
+    person at a terminal would see it: its exit status and what stderr showed."""
+    import pty
+    import select
+
+    main, side = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesolver", *args], stdout=subprocess.DEVNULL,
+            stderr=side, env={**os.environ, "TERM": "xterm", "COLUMNS": "120"},
+        )
+        os.close(side)
+        seen = b""
+        while True:
+            ready, _, _ = select.select([main], [], [], timeout)
+            assert ready, f"no output on the terminal for {timeout} s"
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+        return process.wait(timeout=timeout), seen
+    finally:
+        os.close(main)
+
+
 def best_game_positions(rules: str, seed: int, games: int) -> Iterator[tuple[Position, Move]]:
     """Every position of ``games`` seeded games ``best`` plays (seeds ``seed``,
     ``seed + 1``, ...), with the first move it makes there."""

@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from support import assert_one_error_line, run_cli
+from support import assert_one_error_line, run_cli, run_on_terminal
 
 from minesolver import __version__
 from minesolver.bench import mcnemar, wilson
@@ -574,33 +574,10 @@ def test_resume_of_a_sweep_is_refused(tmp_path):
 
 def test_progress_bar_only_on_a_terminal(tmp_path):
     """On a terminal stderr shows a live bar; piped, stderr stays empty (errors stay one line)."""
-    import pty
-    import select
-
-    args = [sys.executable, "-m", "minesolver", "bench", "--rules", "6x6x5", "--games", "30",
-            "--strategy", "tank", "--workers", "1"]
-    piped = run_cli(*args[3:], "--db", str(tmp_path / "piped.sqlite"))
+    args = ["bench", "--rules", "6x6x5", "--games", "30", "--strategy", "tank", "--workers", "1"]
+    piped = run_cli(*args, "--db", str(tmp_path / "piped.sqlite"))
     assert piped.returncode == 0 and piped.stderr == ""
-    main, side = pty.openpty()
-    try:
-        process = subprocess.Popen(
-            [*args, "--db", str(tmp_path / "tty.sqlite")], stdout=subprocess.DEVNULL,
-            stderr=side, env={**os.environ, "TERM": "xterm", "COLUMNS": "120"},
-        )
-        os.close(side)
-        seen = b""
-        while True:
-            ready, _, _ = select.select([main], [], [], 60)
-            assert ready, "no output from the bench for a minute"
-            try:
-                chunk = os.read(main, 4096)
-            except OSError:  # the other end closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        assert process.wait(timeout=60) == 0
-    finally:
-        os.close(main)
+    status, seen = run_on_terminal(*args, "--db", str(tmp_path / "tty.sqlite"))
+    assert status == 0
     assert b"30/30" in seen  # the bar's games count
     assert b"tank" in seen

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from PIL import Image
-from support import assert_one_error_line, position_from_json, run_cli
+from support import assert_one_error_line, position_from_json, run_cli, run_on_terminal
 
 from minesolver.codes import COVERED
 from minesolver.play import play_game
@@ -295,3 +295,15 @@ def test_engine_workers_play_the_same_game():
 def test_bad_engine_workers_is_one_error_line(value):
     result = run_cli("play", "--rules", "beginner", "--engine-workers", value)
     assert_one_error_line(result, "--engine-workers")
+
+
+def test_a_game_on_a_terminal_shows_the_cells_opened():
+    # 120x100x1500: a second or two, long enough for the bar to be drawn
+    args = ("play", "--rules", "120x100x1500", "--seed", "4", "--strategy", "tank")
+    piped = run_cli(*args)
+    assert piped.returncode == 0 and piped.stderr == ""
+    status, seen = run_on_terminal(*args)
+    assert status == 0
+    assert b"playing" in seen and b"/10500" in seen  # the safe cells, 12,000 - 1,500
+    shown = run_on_terminal(*args, "--show")[1]  # the steps are the progress: no bar
+    assert b"/10500" not in shown

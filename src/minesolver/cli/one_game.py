@@ -32,6 +32,7 @@ from .options import (
     seed_option,
 )
 from .printing import print_analysis
+from .progress import Advance, progress_bar
 
 __all__ = ["demo_cmd", "play_cmd", "strategies_cmd"]
 
@@ -101,6 +102,16 @@ class StepLogger:
         self.handle.write(json.dumps(step_json(step)) + "\n")
 
 
+class CellsOpened:
+    """Observer that moves a progress bar on by the cells each step opened."""
+
+    def __init__(self, advance: Advance) -> None:
+        self.advance = advance
+
+    def __call__(self, step: Step) -> None:
+        self.advance(f"step {step.index}", by=len(step.opened))
+
+
 def _fan_out(observers: list[Observer]) -> Observer:
     def observe(step: Step) -> None:
         for observer in observers:
@@ -149,6 +160,11 @@ def play_cmd(
     if recorder is not None:
         observers.append(recorder)
     with contextlib.ExitStack() as stack:
+        if not show:  # on a terminal, a bar of the safe cells opened (a big board takes long)
+            safe = game_rules.cells - game_rules.mines
+            advance = stack.enter_context(progress_bar("playing", safe, 0, "", quiet=False))
+            if advance is not None:
+                observers.append(CellsOpened(advance))
         log_handle = stack.enter_context(atomic_write(log)) if log else None
         if log_handle is not None:
             observers.append(StepLogger(log_handle))

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .base import console
 
-__all__ = ["progress_bar"]
+__all__ = ["Advance", "progress_bar"]
 
-Advance = Callable[[str], None]
+
+
+class Advance(Protocol):
+    """Move a bar on by ``by`` items (one by default), showing ``live`` beside it."""
+
+    def __call__(self, live: str, by: int = 1) -> None: ...
 
 
 @contextmanager
 def progress_bar(
     label: str, total: int, done: int, live: str, *, quiet: bool
 ) -> Iterator[Advance | None]:
-    """Yield ``advance(live_text)`` to call once per finished item, or ``None`` when
+    """Yield ``advance(live_text)`` to call per finished item (``advance(text, by=n)``
+    for ``n`` at once), or ``None`` when
     no bar is shown (``quiet``, nothing to do, or stderr is not a terminal: off a
     terminal a bar would still end with a blank line on stderr, which would break
     the one-line error promise of a run that fails midway)."""
@@ -38,7 +45,7 @@ def progress_bar(
     with bar:
         task = bar.add_task(label, total=total, completed=done, label=label, live=live)
 
-        def advance(text: str) -> None:
-            bar.update(task, advance=1, live=text)
+        def advance(live: str, by: int = 1) -> None:
+            bar.update(task, advance=by, live=live)
 
         yield advance
