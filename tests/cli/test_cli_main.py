@@ -209,6 +209,10 @@ def test_a_bad_environment_variable_is_refused_before_any_work(name, value, need
                           env={**os.environ, name: value}, check=False)
     assert_one_error_line(done, needle)
     assert done.stdout == ""
+    helped = subprocess.run([sys.executable, "-m", "minesolver", "play", "--help"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, name: value}, check=False)
+    assert helped.returncode == 0 and "Usage: minesolver play" in helped.stdout  # help asks nothing
 
 
 @pytest.mark.parametrize("args", [("strategies",), ("play", "--rules", "beginner", "--seed", "1"),

@@ -15,6 +15,8 @@ import threading
 
 __all__ = ["main"]
 
+HELP = frozenset({"-h", "--help", "--version"})
+
 
 class _Interrupted(BaseException):
     """Ctrl-C, raised instead of ``KeyboardInterrupt`` so that no library on the way
@@ -64,6 +66,7 @@ def _run(argv: list[str] | None) -> None:
         import click
 
         # the commands register themselves on the group as they are imported
+        from ..analysis.kernels import check_environment
         from . import analyze, bench, flags, one_game, report, review, serve, sweep  # noqa: F401
         from .base import USER_ERRORS, cli, message_of, one_line
     except ModuleNotFoundError as exc:  # the core was installed without the cli extra
@@ -74,8 +77,11 @@ def _run(argv: list[str] | None) -> None:
         sys.exit(2)
 
     sys.set_int_max_str_digits(0)  # layout counts can have thousands of digits
+    args = sys.argv[1:] if argv is None else argv
     try:
-        cli.main(args=argv, prog_name="minesolver", standalone_mode=False)
+        if not HELP.intersection(args):  # help and the version need no engine
+            check_environment()  # MINESOLVER_KERNELS and _ENGINE_WORKERS, before any work
+        cli.main(args=args, prog_name="minesolver", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         sys.exit(2)

@@ -13,7 +13,6 @@ from click.core import ParameterSource
 from rich.console import Console
 
 from .. import __version__
-from ..analysis.kernels import check_environment
 from ..bench import RunSpec, Store
 from ..errors import IllegalMoveError, InputError, LimitError, shorten
 
@@ -50,7 +49,6 @@ def cli() -> None:
 
     Coordinates are (row, col) from the top-left corner everywhere.
     """
-    check_environment()  # MINESOLVER_KERNELS and _ENGINE_WORKERS, before any work
 
 
 def console(stderr: bool = False) -> Console:
