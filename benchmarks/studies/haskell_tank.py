@@ -11,7 +11,8 @@ CPUs the header says: worker counts above it share those cores.
     python benchmarks/studies/haskell_tank.py [--games 500 --seed 7]
 
 Resumable: each worker count is a stored run; a finished one is only read again (its time
-kept in --times), an interrupted one is completed and timed over the games left.
+kept in --times), an interrupted one is completed and timed over the games left (the
+table's "boards timed" says over how many).
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def main() -> None:
             games = list(store.games(run_id))
             wins = sum(g.won for g in games)
             cpu = sum(g.seconds for g in games) / len(games)
-            rows.append((workers, times[key]["seconds_per_board"], cpu, wins / len(games)))
+            timed = times[key]
+            rows.append((workers, timed["seconds_per_board"], timed.get("boards", args.games),
+                         cpu, wins / len(games)))
     base = rows[0][1]
     print(f"\nexpert 30x16/99, tank, {args.games} seeded boards (seed {args.seed})\n")
-    print(table(["workers", "wall s per board", "speed-up", "s per game in a worker",
-                 "win rate"],
-                [[w, f"{s:.4f}", f"{base / s:.2f}x", f"{c:.4f}", f"{100 * r:.1f}%"]
-                 for w, s, c, r in rows]))
+    print(table(["workers", "wall s per board", "boards timed", "speed-up",
+                 "s per game in a worker", "win rate"],
+                [[w, f"{s:.4f}", n, f"{base / s:.2f}x", f"{c:.4f}", f"{100 * r:.1f}%"]
+                 for w, s, n, c, r in rows]))
 
 
 if __name__ == "__main__":

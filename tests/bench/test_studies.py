@@ -94,3 +94,15 @@ def test_every_study_option_says_what_it_is(script):
     for entry in entries:
         assert len(entry.split()) > 2 or entry.startswith("  -h"), f"{script}: {entry!r}"
     assert "(default: studies.sqlite)" in done.stdout
+
+
+def test_haskell_tank_says_how_many_boards_a_resumed_row_was_timed_over(tmp_path):
+    assert run("haskell_tank.py", tmp_path).returncode == 0
+    with sqlite3.connect(str(tmp_path / "studies.sqlite")) as con:  # as if cut after 2 games
+        con.execute("DELETE FROM games WHERE run_id = 'r1' AND game_index = 2")
+    again = run("haskell_tank.py", tmp_path)
+    assert again.returncode == 0, again.stderr
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in again.stdout.splitlines()
+             if line.startswith("| ") and line[2].isdigit()]
+    timed = {row[0]: row[2] for row in cells}  # workers -> boards timed
+    assert timed == {"1": "1", "2": "3", "4": "3", "8": "3"}  # the cut row: its last game only
