@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import InputError, quote
+from .errors import InputError, printable, quote
 from .files import read_capped
 from .formats import read_json
 from .game import Game
@@ -61,6 +61,8 @@ REPLAY_FORMATS = ("avf", "rmv", "evf", "mvf")
 INSTALL = "pip install 'minesolver[replays]' (or: pip install ms-toollib)"
 MAX_BYTES = 16 << 20  # a replay of a 60x36 marathon is a few hundred KB
 READER_SECONDS = 60.0
+# versions of a format ms-toollib does not read (it panics, or reads an empty board)
+NOT_READ = {"mvf": "; Minesweeper Clone 0.96, 2006 and 2007 files are not read"}
 
 ClickKind = Literal["open", "chord", "flag", "unflag"]
 
@@ -120,13 +122,15 @@ def read_replay(path: str | Path) -> Replay:
     return read_replay_bytes(read_capped(path, MAX_BYTES, "a replay", ReplayError), path.name)
 
 
-def read_replay_bytes(data: bytes, name: str) -> Replay:
-    """Read a replay or log given as bytes; ``name`` (a file name) says which format."""
+def read_replay_bytes(data: bytes, name: str, *, max_side: int | None = None) -> Replay:
+    """Read a replay or log given as bytes; ``name`` (a file name) says which format.
+    A board wider or taller than ``max_side`` is refused before any of it is built (a
+    log of a few bytes can name a board of millions of cells)."""
     kind = Path(name).suffix.lower().lstrip(".")
     if kind in REPLAY_FORMATS:
-        return _from_video(_read_video(kind, data, name), kind, name)
+        return _from_video(_read_video(kind, data, name), kind, name, max_side)
     if data.lstrip()[:1] == b"{":
-        return _read_log(data, name)
+        return _read_log(data, name, max_side)
     formats = ", ".join(f".{k}" for k in REPLAY_FORMATS)
     raise ReplayError(
         f"{name}: not a replay this reads: expected {formats} or a minesolver play log "
@@ -171,7 +175,7 @@ def _read_video(kind: str, data: bytes, name: str) -> dict[str, Any]:
         )
         raise ReplayError(
             f"{name}: not a readable .{kind} replay (damaged, cut short, or a version of "
-            f"the format its reader does not know?): its reader gave up: "
+            f"the format its reader does not know{NOT_READ.get(kind, '')}): its reader gave up: "
             f"{' '.join(said.split())[:120]}"
         ) from None
     if status != "ok":
@@ -183,11 +187,18 @@ def _read_video(kind: str, data: bytes, name: str) -> dict[str, Any]:
 COVERED_CELL, FLAGGED_CELL = 10, 11  # ms-toollib's codes of what the player sees
 
 
-def _from_video(raw: dict[str, Any], kind: str, name: str) -> Replay:
+def _check_side(name: str, width: int, height: int, max_side: int | None) -> None:
+    if max_side is not None and max(width, height) > max_side:
+        raise ReplayError(f"{name}: board {width}x{height} is larger than allowed here: "
+                          f"at most {max_side}x{max_side}")
+
+
+def _from_video(raw: dict[str, Any], kind: str, name: str, max_side: int | None) -> Replay:
     board = raw["board"]
     if not board or not board[0]:
-        raise ReplayError(f"{name}: the replay holds no board")
+        raise ReplayError(f"{name}: the replay holds no board{NOT_READ.get(kind, '')}")
     height, width = len(board), len(board[0])
+    _check_side(name, width, height, max_side)
     mines = [(r, c) for r in range(height) for c in range(width) if board[r][c] == -1]
     if len(mines) != raw["mines"]:
         raise ReplayError(
@@ -223,7 +234,7 @@ def _from_video(raw: dict[str, Any], kind: str, name: str) -> Replay:
 
 
 # ---------------------------------------------------------------------- play logs
-def _read_log(data: bytes, name: str) -> Replay:
+def _read_log(data: bytes, name: str, max_side: int | None) -> Replay:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -250,7 +261,7 @@ def _read_log(data: bytes, name: str) -> Replay:
     if not steps:
         raise ReplayError(f"{name}: the log has no steps")
     try:
-        return _log_replay(steps, end, name)
+        return _log_replay(steps, end, name, max_side)
     except _Bad as exc:
         raise ReplayError(f"{name}: not a minesolver play log: {exc}") from None
     except InputError as exc:  # the board or a move the game refuses
@@ -313,10 +324,13 @@ def _check_result(result: Any, width: int, height: int, total: int) -> float:
     return float(seconds)
 
 
-def _log_replay(steps: list[dict[str, Any]], end: dict[str, Any], name: str) -> Replay:
+def _log_replay(
+    steps: list[dict[str, Any]], end: dict[str, Any], name: str, max_side: int | None
+) -> Replay:
     board = _get(steps[0], "position", "step 0")
     width = _int(_get(board, "width", "the position"), "the board's width", 1)
     height = _int(_get(board, "height", "the position"), "the board's height", 1)
+    _check_side(name, width, height, max_side)
     total = _int(_get(board, "mines", "the position"), "the board's mine count", 0)
     result = _get(end, "result", "the result line")
     seconds = _check_result(result, width, height, total)
@@ -391,6 +405,6 @@ def describe(replay: Replay) -> str:
     layout = replay.layout
     who = f" by {quote(replay.player)}" if replay.player else ""
     return (
-        f"{replay.name}: {layout.width}x{layout.height}, {len(layout.mines)} mines, "
+        f"{printable(replay.name)}: {layout.width}x{layout.height}, {len(layout.mines)} mines, "
         f"{replay.source}{who}"
     )

@@ -109,7 +109,24 @@ def test_a_review_of_a_board_past_the_cap_is_a_400(client: TestClient) -> None:
     text, _ = log_of(Rules.from_string("201x3x10"), "random", 1)
     response = client.post("/api/review?name=wide.jsonl", content=text.encode())
     assert response.status_code == 400
-    assert "larger than this server allows: at most 200x200" in response.json()["error"]
+    assert "board 201x3 is larger than allowed here: at most 200x200" in response.json()["error"]
+
+
+def test_a_tiny_log_of_a_huge_board_is_refused_before_the_board_is_built(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 300 bytes naming a 4000x4000 game: the server built and flooded it (3 GB) first
+    def never(*_: object, **__: object) -> None:
+        raise AssertionError("the board was built")
+
+    monkeypatch.setattr("minesolver.replay.Layout.from_cells", never)
+    text = ('{"index": 0, "position": {"width": 4000, "height": 4000, "mines": 1, "rows": []}, '
+            '"moves": [{"cell": [3999, 3999], "action": "reveal"}], "opened": []}\n'
+            '{"result": {"rules": "4000x4000x1", "won": false, "seconds": 0.1}, '
+            '"mines": [[0, 0]]}\n')
+    response = client.post("/api/review?name=big.jsonl", content=text.encode())
+    assert response.status_code == 400
+    assert "board 4000x4000 is larger than allowed here" in response.json()["error"]
 
 
 def test_a_damaged_replay_is_a_400_and_the_server_lives_on(client: TestClient) -> None:

@@ -8,13 +8,15 @@ abort on a damaged file); the review, which analyses every position, in the sand
 
 from __future__ import annotations
 
+from functools import partial
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...replay import read_replay_bytes
 from ..errors import ApiError
-from ..params import check_size, read_body, read_file_name
+from ..params import read_body, read_file_name
 from ..tasks import review_of
 from .base import web_of
 
@@ -28,8 +30,9 @@ async def review(request: Request) -> Response:
     data = await read_body(request)
     if not data:
         raise ApiError(400, "the body is empty: send the replay or log file itself")
-    replay = await web.run_thread(read_replay_bytes, data, name)  # ReplayError -> 400
-    check_size(replay.layout.width, replay.layout.height, web.max_side)
+    # ReplayError -> 400; a board past the cap is refused before it is built
+    read = partial(read_replay_bytes, max_side=web.max_side)
+    replay = await web.run_thread(read, data, name)
     return JSONResponse({"review": await web.run(review_of, replay)})
 
 
