@@ -42,6 +42,7 @@ __all__ = [
     "OptionError",
     "counted",
     "percent",
+    "printable",
     "quote",
     "shorten",
 ]
@@ -69,6 +70,20 @@ def percent(chance: SupportsFloat) -> str:
             and digits < 12:
         digits += 1
     return f"{x:.{digits}%}"
+
+
+def printable(text: str, limit: int = 60) -> str:
+    """``text`` from a file, safe to print: characters that are not printable (an
+    escape sequence that would drive the terminal, a newline) written as escapes, and
+    cut to about ``limit`` characters.
+
+    >>> printable("Arbiter")
+    'Arbiter'
+    >>> print(printable("soft\\x1b[5mBLINK"))
+    soft\\x1b[5mBLINK
+    """
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text[:limit])
+    return shown if len(text) <= limit else f"{shown}... ({len(text)} characters)"
 
 
 def quote(value: object, limit: int = 60) -> str:

@@ -109,18 +109,27 @@ class ClickReview:
         when = f" at {self.time:.2f} s" if self.time is not None else ""
         head = f"click {self.index + 1} {self.kind} {self.cell}{when}: "
         if self.first:
-            return head + "the first click (not judged: the game's first-click rule decides)"
+            lost = "; it hit a mine" if self.exploded else ""
+            return head + f"the first click (not judged: the game's first-click rule decides){lost}"
         assert self.probability is not None
         if not self.guess:
             return head + "safe, a deduction"
         text = f"a guess at {percent(self.probability)} mine risk"
+        safest = False  # no covered cell was safer than the one clicked
         if self.needless:
             were = "cell was" if self.safe_cells == 1 else "cells were"
             text += f"; needless: {self.safe_cells} certainly-safe {were} there"
         elif self.safest is not None and self.safest < self.probability:
             text += f"; the safest cell had {percent(self.safest)}"
+        elif self.safest is not None:
+            safest = True
+            text += "; no cell was safer"
         if self.advice is not None and self.advice.cell != self.cell:
-            text += f"; best: {self.advice.text}"
+            if safest and self.advice.probability > self.probability:
+                # best's lookahead weighs what a cell opens next, not its risk alone
+                text += f"; best would risk more for what its cell may open: {self.advice.text}"
+            else:
+                text += f"; best: {self.advice.text}"
         elif self.advice is not None:
             text += f"; best's move too ({self.advice.reason})"
         if self.given_up is not None:

@@ -273,3 +273,55 @@ def _has_reader():
     except ImportError:
         return False
     return True
+
+
+def test_a_game_lost_on_its_first_click_says_so(tmp_path):
+    # no first-click protection: find a seed whose corner is a mine
+    rules = Rules.from_string("9x9x40", first_click="none")
+    for seed in range(1, 50):
+        text, record = log_of(rules, "best", seed)
+        if record.clicks == 1 and not record.won:
+            break
+    log = tmp_path / "lost.jsonl"
+    log.write_text(text)
+    result = run_cli("review", str(log))
+    assert result.returncode == 0, result.stderr
+    assert "1 click reviewed: no guess\n" in result.stdout  # not "surviving them all: 100%"
+    assert "click 1 open (0, 0): the first click (not judged" in result.stdout
+    assert result.stdout.count("it hit a mine") == 1
+
+
+def test_names_from_a_file_cannot_drive_the_terminal(tmp_path):
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from minesolver.cli.review import print_review
+
+    text, _ = log_of(BEGINNER, "best", 2)
+    replay = read_replay_bytes(text.encode(), "n\x1b]0;T\x07.jsonl")
+    out = Console(record=True, width=200, file=open(tmp_path / "out", "w"))  # noqa: SIM115
+    print_review(out, review_game(replace(replay, software="soft\x1b[5mBLINK")))
+    shown = out.export_text()
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "n\\x1b]0;T\\x07.jsonl: 9x9" in shown and "(soft\\x1b[5mBLINK)" in shown
+
+
+def test_a_survival_chance_is_never_shown_as_nought(tmp_path):
+    # a won 60x36 marathon had a 0.011% chance and read "0.0%", as if it could not be
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from rich.console import Console
+
+    from minesolver.cli.review import print_review
+
+    text, _ = log_of(BEGINNER, "random", 3)
+    review = review_game(read_replay_bytes(text.encode(), "game.jsonl"))
+    assert review.guesses
+    risky = tuple(replace(c, probability=Fraction(9999, 10000)) if c.guess else c
+                  for c in review.clicks)
+    out = Console(record=True, width=400, file=open(tmp_path / "out", "w"))  # noqa: SIM115
+    print_review(out, replace(review, clicks=risky))
+    line = next(x for x in out.export_text().splitlines() if "surviving them all" in x)
+    assert not line.endswith(" 0.0%")

@@ -198,3 +198,24 @@ def test_analysis_at_each_click_is_the_engines():
     for judged in review.clicks[1:]:
         analysis = analyze(unflagged(judged.seen))
         assert judged.probability == analysis.probability(*judged.cell)
+
+
+def test_the_safest_click_is_not_blamed_for_best_preferring_a_riskier_cell():
+    from dataclasses import replace
+
+    from minesolver.advice import advise
+    from minesolver.review import ClickReview
+
+    position = Position.from_text("3x3x1\nHHH\nHHH\nHHH\n")
+    advice = advise(position)
+    judged = ClickReview(4, position, "open", (1, 1), None, False, probability=Fraction(1, 9),
+                         safest=Fraction(1, 9), safest_cells=((1, 1),))
+    other = (0, 0) if advice.cell != (0, 0) else (0, 2)
+    riskier = replace(judged, advice=replace(advice, cell=other, probability=Fraction(1, 8)))
+    text = riskier.text
+    assert "no cell was safer" in text
+    assert f"best would risk more for what its cell may open: open {other}" in text
+    level = replace(judged, advice=replace(advice, cell=other, probability=Fraction(1, 9)))
+    assert "; best: open" in level.text and "risk more" not in level.text
+    worse = replace(judged, probability=Fraction(1, 3))
+    assert "the safest cell had 11.1%" in worse.text and "no cell was safer" not in worse.text

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import counted
+from ..errors import counted, percent, printable
 from ..replay import describe, read_replay
 from ..review import Review, review_game
 from ..serialize import review_json
@@ -47,7 +47,7 @@ def print_review(out: Console, review: Review, *, every: bool = False) -> None:
     stats = review.stats
     counts = replay.counts
     # names come from the file: printed as they are, never read as markup
-    software = f" ({escape(replay.software)})" if replay.software else ""
+    software = f" ({escape(printable(replay.software))})" if replay.software else ""
     out.print(f"[bold]{escape(describe(replay))}[/]{software}")
     outcome = {"won": "[green]won[/]", "lost": "[red]lost[/]",
                "unfinished": "[yellow]unfinished[/]"}[review.outcome]
@@ -65,12 +65,14 @@ def print_review(out: Console, review: Review, *, every: bool = False) -> None:
     )
     guesses = review.guesses
     needless = sum(1 for c in guesses if c.needless)
-    out.print(
-        f"{counted(len(review.clicks), 'click')} reviewed: {len(guesses)} guess"
-        f"{'' if len(guesses) == 1 else 'es'} ({needless} needless); the chance of surviving "
-        f"them all was {float(review.survival):.1%}"
-    )
-    for judged in review.clicks if every else guesses:
+    taken = (f"{len(guesses)} guess{'' if len(guesses) == 1 else 'es'} ({needless} needless); "
+             f"the chance of surviving them all was {percent(review.survival)}"
+             if guesses else "no guess")
+    out.print(f"{counted(len(review.clicks), 'click')} reviewed: {taken}")
+    shown = review.clicks if every else guesses
+    # a game lost on its first click: that click is not a judged guess, but say it
+    shown = shown or [c for c in review.clicks if c.exploded]
+    for judged in shown:
         style = "[red]" if judged.needless or judged.exploded else ""
         out.print(f"  {style}{escape(judged.text)}{'[/]' if style else ''}")
     out.print(
