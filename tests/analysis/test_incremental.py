@@ -11,10 +11,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import consistent_positions
 
 from minesolver.analysis import Analysis, Engine, FrontCache, InconsistentPositionError, analyze
 from minesolver.codes import COVERED, FLAG, MINE
 from minesolver.game import Game
+from minesolver.minefield import Layout
 from minesolver.play import play_game
 from minesolver.position import Position
 from minesolver.rules import Rules
@@ -119,6 +123,62 @@ def test_an_inconsistent_update_keeps_the_old_position():
         engine.update(position.with_cells([(1, 0)]))  # the proven mine shown as a 0
     assert engine.position == position
     assert engine.analysis.probability(0, 1) == 1
+
+
+def test_a_mine_count_broken_by_an_update_keeps_the_old_position():
+    # the count is checked when the position is analysed: the update kept the bad one
+    for before, after in (("3x1x1\nHHH\n", "3x1x1\nFFH\n"), ("3x1x0\nHHH\n", "3x1x0\n1HH\n")):
+        engine = Engine(Position.from_text(before))
+        with pytest.raises(InconsistentPositionError):
+            engine.update(Position.from_text(after))
+        assert engine.position == Position.from_text(before)
+        same(engine.analysis, analyze(Position.from_text(before)))
+
+
+def test_a_flag_taken_back_and_the_cell_opened_updates_right():
+    # a wrong flag, undone and the cell opened before the next update: the old flag's
+    # settled cells were kept, and the update called a consistent position inconsistent
+    game = Game.from_layout(Layout(8, 2, (11, 14)))
+    game.reveal(0, 0)
+    game.flag(0, 3)
+    engine = Engine(game.position())
+    game.unflag(0, 3)
+    game.reveal(0, 3)
+    same(engine.update(game.position()), analyze(game.position()))
+
+
+def _outcome(make):
+    try:
+        return make()
+    except InconsistentPositionError:
+        return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_change_of_any_cell_equals_a_fresh_analysis(data):
+    # strategies only open and flag covered cells; Engine.update and hypothesis take
+    # any change: a number or flag changed or taken back too
+    position = data.draw(consistent_positions())
+    engine = Engine(position)
+    if _outcome(lambda: engine.analysis) is None:
+        return
+    codes = st.sampled_from([COVERED, FLAG, MINE, 0, 1, 2, 3, 4, 5, 6, 7, 8])
+    cells = st.integers(0, len(position.cells) - 1)
+    changes = data.draw(st.lists(st.tuples(cells, codes), min_size=1, max_size=3,
+                                 unique_by=lambda c: c[0]))
+    after = position.with_cells(changes)
+    fresh = _outcome(lambda: analyze(after))
+    derived = _outcome(lambda: engine.hypothesis(changes).analysis)
+    assert (fresh is None) == (derived is None), (position.to_text(), changes)
+    if fresh is not None and derived is not None:
+        same(derived, fresh)
+    updated = _outcome(lambda: engine.update(after))
+    assert (fresh is None) == (updated is None)
+    if fresh is not None and updated is not None:
+        same(updated, fresh)
+    else:
+        assert engine.position == position  # a failed update keeps the old one
 
 
 def test_a_covered_cell_again_rebuilds_from_scratch():

@@ -159,9 +159,10 @@ class Engine:
         Only the components next to the cells that changed are rebuilt.  Raises
         :class:`InconsistentPositionError` (the engine then keeps its old position).
         """
-        self._state = self._state.derive(position, self.soft, self.cache)
-        self._analysis = None
-        return self.analysis
+        state = self._state.derive(position, self.soft, self.cache)
+        analysis = self._analyse(state)  # the mine count is checked here: keep the old on error
+        self._state, self._analysis = state, analysis
+        return analysis
 
     def hypothesis(self, changes: list[tuple[int, int]]) -> Engine:
         """A new engine for this position with ``changes`` (``(index, code)`` pairs)

@@ -136,14 +136,17 @@ class State:
             raise ValueError("an engine follows one board: the new position has another size")
         cells = position.cells
         new = np.frombuffer(cells, dtype=np.uint8)
+        old = np.frombuffer(self.position.cells, dtype=np.uint8)
         if at is None:
-            old = np.frombuffer(self.position.cells, dtype=np.uint8)
             changed = np.flatnonzero(old != new)
         else:
             before = self.position.cells
             changed = np.array(sorted({c for c in at if before[c] != cells[c]}), dtype=np.int64)
-        if len(changed) > len(cells) // 4 or bool((new[changed] == COVERED).any()):
-            return State.scratch(position, soft, cache)  # many changes, or cells covered again
+        # only covered cells shown (opened or flagged) go step by step: a cell covered
+        # again, or a flag or number changed, undoes what the old clues settled
+        if (len(changed) > len(cells) // 4 or bool((new[changed] == COVERED).any())
+                or bool((old[changed] != COVERED).any())):
+            return State.scratch(position, soft, cache)
         unit_of = self.unit_of
         grid = position.grid
         # the clues next to a change (or changed) and the fronts they and their covered
