@@ -21,7 +21,7 @@ import numpy as np
 from ..analysis import Analysis, Engine
 from ..analysis.cache import FrontCache
 from ..analysis.counting import FrontCount
-from ..codes import COVERED, MINE
+from ..codes import COVERED, FLAG, MINE
 from ..errors import OptionError, percent
 from ..noise import NoiseModel, SoftClue, soft_clue
 from ..position import Position
@@ -82,6 +82,8 @@ class Strategy(ABC):
     Subclasses set ``name`` and ``summary`` and implement :meth:`moves`.  A
     strategy may keep state within a game; :meth:`new_game` resets it and
     reseeds its random generator, so the same game seed replays the same game.
+    Asked about a position that cannot follow the last one (another board, a shown
+    cell changed), it forgets what the last game proved.
     """
 
     name: ClassVar[str] = ""
@@ -98,6 +100,7 @@ class Strategy(ABC):
         self.known_mines: set[int] = set()  # proven mines of the current game
         self.cache = FrontCache[FrontCount]()  # front counts, kept from game to game
         self._engine: Engine | None = None  # the current game's engine
+        self._seen: Position | None = None  # the game's position analyze() saw last
         # a prior mine density instead of the total mine count (``tank:total=off``)
         self.density: Fraction | None = None
 
@@ -114,6 +117,7 @@ class Strategy(ABC):
         self.last_analysis = None
         self.known_mines = set()
         self._engine = None
+        self._seen = None
 
     @property
     def last_analysis(self) -> Analysis | None:
@@ -145,6 +149,12 @@ class Strategy(ABC):
         ``remember`` (only for positions of the real game, never hypothetical
         ones) the mines this analysis proves join them.
         """
+        if self._seen is not None and not _continues(self._seen, position, self.known_mines):
+            # another game's position (a strategy asked about unrelated positions, or
+            # a flag taken back): what this game proved does not hold there
+            self.known_mines = set()
+            self._engine = None
+        self._seen = position
         known = self.known_mines
         if known:
             # arrays: a big board's game proves a hundred thousand mines
@@ -186,6 +196,19 @@ class Strategy(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _continues(before: Position, after: Position, known: set[int]) -> bool:
+    """Whether ``after`` can follow ``before`` in one game: the same board, only
+    covered cells changed, and no proven mine among them shown open."""
+    if (before.width, before.height, before.mines) != (after.width, after.height, after.mines):
+        return False
+    old = np.frombuffer(before.cells, dtype=np.uint8)
+    new = np.frombuffer(after.cells, dtype=np.uint8)
+    changed = np.flatnonzero(old != new)
+    if bool((old[changed] != COVERED).any()):
+        return False
+    return all(new[i] in (FLAG, MINE) for i in changed.tolist() if i in known)
 
 
 STRATEGIES = Registry[Strategy]("strategy", StrategyError)
