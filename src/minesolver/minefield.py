@@ -16,8 +16,10 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import numpy as np
 
@@ -27,6 +29,11 @@ from .geometry import Grid, neighbour_sum
 __all__ = ["FLAGGED", "HIDDEN", "OPEN", "Layout", "Minefield"]
 
 HIDDEN, OPEN, FLAGGED = 0, 1, 2
+
+
+def _whole(value: object) -> bool:
+    """An integer of any kind (numpy's too), but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
 
 
 @dataclass(frozen=True)
@@ -42,16 +49,31 @@ class Layout:
     mines: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        for name in ("width", "height"):
+            if not _whole(getattr(self, name)):
+                raise InputError(f"the layout's {name} must be an integer, "
+                                 f"got {getattr(self, name)!r}")
         if self.width < 1 or self.height < 1:
             raise InputError(f"board size must be positive, got {self.width}x{self.height}")
+        # a value: a sorted tuple of ints, whatever sequence (a list, an array) was given
+        mines = self.mines
+        if type(mines) is not tuple or not all(type(m) is int for m in mines):
+            mines = tuple(mines)
+            odd = next((m for m in mines if not _whole(m)), None)
+            if odd is not None:
+                raise InputError(f"a mine index must be an integer, got {odd!r}")
+            mines = tuple(int(m) for m in mines)
+        if any(a >= b for a, b in pairwise(mines)):
+            mines = tuple(sorted(mines))
         cells = self.width * self.height
-        bad = next((m for m in self.mines if not 0 <= m < cells), None)
+        bad = next((m for m in mines if not 0 <= m < cells), None)
         if bad is not None:
             raise OffBoardError(f"mine index {bad} is off the {self.width}x{self.height} board")
-        if len(set(self.mines)) != len(self.mines):
+        if len(set(mines)) != len(mines):
             raise InputError("a mine index appears twice in the layout")
-        if list(self.mines) != sorted(self.mines):
-            object.__setattr__(self, "mines", tuple(sorted(self.mines)))
+        object.__setattr__(self, "width", int(self.width))
+        object.__setattr__(self, "height", int(self.height))
+        object.__setattr__(self, "mines", mines)
 
     @classmethod
     def from_cells(cls, width: int, height: int, cells: list[tuple[int, int]]) -> Layout:
@@ -79,13 +101,16 @@ class Layout:
         """One ``uint8`` per cell, 1 on mines (flat)."""
         mask = np.zeros(self.width * self.height, dtype=np.uint8)
         mask[list(self.mines)] = 1
+        mask.flags.writeable = False  # kept: a change would change the board
         return mask
 
     @cached_property
     def counts(self) -> np.ndarray:
         """The number each cell shows: adjacent mines (flat ``uint8``; mines count
         their neighbouring mines too)."""
-        return self.grid.neighbour_counts(self.mask)
+        counts = self.grid.neighbour_counts(self.mask)
+        counts.flags.writeable = False
+        return counts
 
     def openings(self) -> tuple[np.ndarray, int]:
         """Label each safe zero by its opening (8-connected zeros): ``(labels, count)``."""

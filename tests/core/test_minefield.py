@@ -171,3 +171,24 @@ def test_a_given_state_is_shared_and_counted():
     assert field.open(1) == [1, 2]  # a zero: floods to the hidden (0, 2), not the open (0, 0)
     assert state[1] == state[2] == OPEN
     assert field.safe_left == 0
+
+
+def test_a_layout_is_a_value_whatever_sequence_made_it():
+    made = [Layout(3, 1, [2]), Layout(3, 1, (2,)), Layout(3, 1, np.array([2])),
+            Layout(np.int64(3), 1, [np.int64(2)])]
+    assert all(layout == made[1] and hash(layout) == hash(made[1]) for layout in made)
+    assert all(type(layout.mines) is tuple and type(layout.mines[0]) is int for layout in made)
+    assert Layout(4, 1, [3, 0]).mines == (0, 3)
+
+
+@pytest.mark.parametrize("args", [(3.0, 1, (2,)), (3, 1, (1.0,)), (3, 1, (True,)), (True, 3, ())])
+def test_a_layout_of_other_numbers_is_refused(args):
+    with pytest.raises(InputError, match="must be an integer"):
+        Layout(*args)
+
+
+def test_a_layouts_arrays_cannot_be_changed():
+    layout = Layout(3, 1, (2,))
+    for array in (layout.mask, layout.counts):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 5
