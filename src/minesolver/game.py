@@ -35,8 +35,8 @@ from .rng import SplitMix64, derive_seed, new_seed
 from .rules import FirstClick, Rules, RulesError
 
 __all__ = [
-    "Game", "GameError", "Layer", "Layout", "Status", "paired_layout", "protected_cells",
-    "random_layout",
+    "Game", "GameError", "Layer", "Layout", "Status", "first_click_broken", "paired_layout",
+    "protected_cells", "random_layout",
 ]
 
 Status = Literal["ready", "playing", "won", "lost"]
@@ -56,6 +56,23 @@ def protected_cells(rules: Rules, index: int) -> list[int]:
     if rules.first_click == "safe":
         return [index]
     return sorted([index, *Grid(rules.width, rules.height).neighbours(index)])
+
+
+def first_click_broken(rules: Rules, layout: Layout, start: tuple[int, int]) -> str:
+    """How ``layout`` breaks ``rules``' first-click promise for a first click at
+    ``start``, or ``""`` when it keeps it (a game on such a board is lost by no
+    fault of the player's, yet would be recorded as played under the rule).
+
+    >>> first_click_broken(Rules(3, 1, 1), Layout(3, 1, (0,)), (0, 0))
+    'has a mine at (0, 0), which --first-click safe forbids for the start (0, 0)'
+    """
+    mines = set(layout.mines)
+    index = start[0] * layout.width + start[1]
+    mine = next((c for c in protected_cells(rules, index) if c in mines), None)
+    if mine is None:
+        return ""
+    return (f"has a mine at {divmod(mine, layout.width)}, which --first-click "
+            f"{rules.first_click} forbids for the start {start}")
 
 
 _PAIR_SALT = 0x9A1D  # the fallback draw of a paired layout, independent of the shared one

@@ -22,7 +22,7 @@ from typing import Literal
 from .analysis import Analysis
 from .analysis.deduce import Deducer
 from .errors import EngineLimitError, OffBoardError, quote
-from .game import Game, Layer
+from .game import Game, Layer, first_click_broken
 from .minefield import Layout
 from .noguess import no_guess_layout
 from .position import Position
@@ -161,8 +161,9 @@ def play_game(
 ) -> GameRecord:
     """Play one game to its end and return its record.
 
-    With ``layout`` the board is fixed (the first click then gets no protection
-    beyond what the layout happens to give); otherwise ``seed`` lays the mines (a
+    With ``layout`` the board is fixed, and must keep the first-click rule's promise
+    for the start (else :class:`~minesolver.rules.RulesError`: the record would say a
+    protected first click lost); otherwise ``seed`` lays the mines (a
     no-guess board under ``rules.no_guess``: :mod:`minesolver.noguess`), or ``lay``
     when given (sweeps pair boards with :func:`minesolver.game.paired_layout`).
 
@@ -181,6 +182,9 @@ def play_game(
                 f"layout is {layout.width}x{layout.height}x{len(layout.mines)} but the rules "
                 f"say {rules}"
             )
+        broken = first_click_broken(rules, layout, start_cell(rules, start))
+        if broken:  # and that the first click was protected
+            raise RulesError(f"the layout {broken}")
         game = Game.from_layout(layout, first_click=rules.first_click, noise=rules.noise, seed=seed)
     else:
         game = Game(rules, seed=seed, lay=lay or layer_for(rules))

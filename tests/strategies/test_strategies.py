@@ -532,6 +532,17 @@ def test_a_layout_that_is_not_the_rules_board_is_refused(layout):
         play_game(Rules(9, 9, 2), find_strategy("tank"), seed=1, layout=layout)
 
 
+@pytest.mark.parametrize(("first_click", "mine"), [("safe", 0), ("opening", 10), ("opening", 1)])
+def test_a_layout_that_breaks_the_first_click_rule_is_refused(first_click, mine):
+    # the record said a protected first click lost, with no guess
+    rules = Rules(9, 9, 1, first_click=first_click)
+    with pytest.raises(RulesError, match=rf"has a mine at .*--first-click {first_click}"):
+        play_game(rules, find_strategy("best"), seed=0, layout=Layout(9, 9, (mine,)))
+    unprotected = Rules(9, 9, 1, first_click="none")
+    record = play_game(unprotected, find_strategy("best"), seed=0, layout=Layout(9, 9, (mine,)))
+    assert record.guesses >= 1  # without protection the first click is a guess
+
+
 def test_a_start_off_the_board_is_refused():
     with pytest.raises(OffBoardError, match=r"start \(9, 0\) is off the 9x9 board"):
         play_game(Rules(9, 9, 10), find_strategy("tank"), seed=1, start=(9, 0))

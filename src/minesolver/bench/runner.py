@@ -25,7 +25,7 @@ from typing import Any
 from .. import __version__
 from ..errors import InputError, counted, quote
 from ..formats import layout_line, read_boards
-from ..game import Game, Layer, paired_layout
+from ..game import Game, Layer, first_click_broken, paired_layout
 from ..minefield import Layout
 from ..play import GameRecord, Start, format_start, layer_for, play_game, start_cell
 from ..rng import derive_seed
@@ -113,7 +113,7 @@ def validate(spec: RunSpec) -> RunSpec:
                 f"board {index + 1} of {spec.layouts} is "
                 f"{board.width}x{board.height}x{len(board.mines)}, not {rules}"
             )
-        broken = _first_click_broken(board, rules, start_cell(rules, spec.start or "corner"))
+        broken = first_click_broken(rules, board, start_cell(rules, spec.start or "corner"))
         if broken:
             raise InputError(f"{_where(spec.layouts, index)} {broken}")
     return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(spec, boards)})
@@ -146,28 +146,6 @@ def _where(path: str, index: int) -> str:
         lines = (number for number, line in enumerate(handle, start=1) if line.strip())
         line = next((n for i, n in enumerate(lines) if i == index), index + 1)
     return f"{path}: line {line} (board {index + 1})"
-
-
-def _first_click_broken(board: Layout, rules: Rules, start: tuple[int, int]) -> str:
-    """How a board's start breaks the run's first-click rule, or ``""`` (a game on
-    such a board would be a loss no strategy could avoid, stored as if played)."""
-    row, col = start
-    if rules.first_click == "none":
-        return ""
-    near = range(-1, 2) if rules.first_click == "opening" else range(0, 1)
-    cells = {
-        (row + dr) * board.width + col + dc
-        for dr in near
-        for dc in near
-        if 0 <= row + dr < board.height and 0 <= col + dc < board.width
-    }
-    mine = next((m for m in board.mines if m in cells), None)
-    if mine is None:
-        return ""
-    return (
-        f"has a mine at ({mine // board.width}, {mine % board.width}), which "
-        f"--first-click {rules.first_click} forbids for the start ({row}, {col})"
-    )
 
 
 def board_seed(spec: RunSpec, game_index: int) -> int:
