@@ -20,19 +20,20 @@ which needs the exact engine, a layer above this module.
 from __future__ import annotations
 
 import contextlib
+import numbers
 from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from .codes import COVERED, FLAG, MINE
-from .errors import GameOverError, IllegalMoveError
+from .errors import GameOverError, IllegalMoveError, InputError
 from .geometry import Grid
 from .minefield import FLAGGED, HIDDEN, OPEN, Layout, Minefield
 from .noise import NoiseModel
 from .position import Position
 from .rng import SplitMix64, derive_seed, new_seed
-from .rules import FirstClick, Rules, RulesError
+from .rules import FIRST_CLICK_RULES, FirstClick, Rules, RulesError
 
 __all__ = [
     "Game", "GameError", "Layer", "Layout", "Status", "first_click_broken", "paired_layout",
@@ -140,7 +141,10 @@ class Game:
         self.rules = rules
         self._layer: Layer = lay or random_layout
         self.grid = Grid(rules.width, rules.height)
-        self.seed = new_seed() if seed is None else seed
+        if seed is not None and (not isinstance(seed, numbers.Integral)
+                                 or isinstance(seed, bool) or not 0 <= seed < 2**64):
+            raise InputError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+        self.seed = new_seed() if seed is None else int(seed)
         self._state = bytearray(rules.cells)  # HIDDEN / OPEN / FLAGGED; the field's once laid
         self._field: Minefield | None = None
         self._status: Status = "ready"
@@ -165,6 +169,9 @@ class Game:
         ``first_click`` is recorded in ``game.rules`` for reference only; ``seed``
         only drives what noisy clues show.
         """
+        if first_click not in FIRST_CLICK_RULES:
+            raise RulesError(f"unknown first-click rule {first_click!r}: expected one of "
+                             f"{', '.join(FIRST_CLICK_RULES)}")
         rules = Rules(layout.width, layout.height, len(layout.mines), first_click="none")
         game = cls(rules.with_noise(noise), seed=seed)
         with contextlib.suppress(RulesError):  # a dense board: the rule is only a label

@@ -18,11 +18,14 @@ On input ``O`` (JSMinesweeper's flag that needs no inflating) reads as ``F``.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from .codes import BLANK, COVERED, FLAG, MINE, is_covered, is_marked, is_number
-from .errors import InputError, counted, quote
+from .errors import InputError, OffBoardError, counted, quote
 from .geometry import Grid
 
 __all__ = ["EXAMPLE_POSITION", "Position", "PositionError"]
@@ -56,6 +59,18 @@ class Position:
     cells: bytes
 
     def __post_init__(self) -> None:
+        for name in ("width", "height", "mines"):
+            value = getattr(self, name)
+            if type(value) is not int:  # numpy's integers become ints; floats are refused
+                if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_):
+                    raise PositionError(f"the position's {name} must be an integer, "
+                                        f"got {value!r}")
+                object.__setattr__(self, name, int(value))
+        if type(self.cells) is not bytes:  # a bytearray would make a changeable position
+            if not isinstance(self.cells, bytearray | memoryview):
+                raise PositionError(f"cells must be bytes of cell codes, got "
+                                    f"{type(self.cells).__name__}")
+            object.__setattr__(self, "cells", bytes(self.cells))
         if self.width < 1 or self.height < 1:
             raise PositionError(f"board size must be positive, got {self.width}x{self.height}")
         if self.mines < 0:
@@ -181,6 +196,9 @@ class Position:
         """
         cells = bytearray(self.cells)
         for index, code in changes:
+            if not 0 <= index < len(cells):  # a negative one would wrap to the end
+                raise OffBoardError(f"cell index {index} is off the {self.width}x{self.height} "
+                                    "board")
             cells[index] = code
         return Position(self.width, self.height, self.mines, bytes(cells))
 

@@ -22,7 +22,7 @@ from minesolver.rng import SplitMix64
 
 
 def test_same_seed_same_layout():
-    for seed in (0, 1, 12345, 2**70 + 3):
+    for seed in (0, 1, 12345, 2**64 - 1):  # past it a seed is refused, not wrapped
         a, b = Game(EXPERT, seed=seed), Game(EXPERT, seed=seed)
         a.reveal(7, 11)
         b.reveal(7, 11)

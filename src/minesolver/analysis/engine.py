@@ -32,8 +32,8 @@ from functools import partial
 import numpy as np
 
 from ..codes import BLANK, COVERED, FLAG, MINE
-from ..errors import counted
-from ..noise import SCALE, NoiseModel, soft_clue
+from ..errors import InputError, counted
+from ..noise import SCALE, NoiseModel, parse_noise, soft_clue
 from ..position import Position
 from .cache import FrontCache
 from .counting import FrontCount
@@ -48,9 +48,9 @@ __all__ = ["Analysis", "Engine", "FrontSummary", "Outcome", "analyze"]
 def analyze(
     position: Position,
     *,
-    noise: NoiseModel | None = None,
+    noise: NoiseModel | str | None = None,
     soft: SoftClue | None = None,
-    density: Fraction | None = None,
+    density: Fraction | float | None = None,
 ) -> Analysis:
     """Exact mine probability of every cell of ``position``: a one-shot :class:`Engine`.
 
@@ -70,6 +70,20 @@ def analyze(
     (Fraction(0, 1), Fraction(1, 5))
     """
     return Engine(position, noise=noise, soft=soft, density=density).analysis
+
+
+def _density(density: Fraction | float | None) -> Fraction | None:
+    """``density`` as an exact fraction strictly between 0 and 1 (a float as the
+    decimal it prints as: 0.2 is 1/5, not the binary fraction nearest it)."""
+    if density is None:
+        return None
+    try:
+        exact = Fraction(repr(density)) if isinstance(density, float) else Fraction(density)
+    except (TypeError, ValueError):
+        raise InputError(f"density must be a number, got {density!r}") from None
+    if not 0 < exact < 1:
+        raise InputError(f"density must be between 0 and 1, got {density}")
+    return exact
 
 
 @dataclass(frozen=True)
@@ -127,13 +141,15 @@ class Engine:
         self,
         position: Position,
         *,
-        noise: NoiseModel | None = None,
+        noise: NoiseModel | str | None = None,
         soft: SoftClue | None = None,
         cache: FrontCache[FrontCount] | None = None,
-        density: Fraction | None = None,
+        density: Fraction | float | None = None,
     ) -> None:
+        if isinstance(noise, str):  # as Rules takes it: Engine(p, noise="cautious")
+            noise = parse_noise(noise)
         self.noise = noise
-        self.density = density  # a prior mine density instead of the mine count
+        self.density = _density(density)  # a prior mine density instead of the mine count
         self.soft = soft if soft is not None else soft_clue(noise)
         self.cache: FrontCache[FrontCount] = cache if cache is not None else FrontCache()
         self.binomials = Binomials()  # the off-front binomials, shared with hypotheses

@@ -19,6 +19,7 @@ from math import log2
 import numpy as np
 
 from ..codes import COVERED
+from ..errors import OffBoardError
 from ..position import Position
 from .fronts import Front
 from .joining import ONE, Binomials, Scale
@@ -149,6 +150,7 @@ class Analysis:
             [1.0, 0.0] + [n / d if n else 0.0 for n, d in zip(self._nums, self._dens, strict=True)]
         )
         out: np.ndarray = values[self._cell_group + 2].reshape(self.position.shape)
+        out.flags.writeable = False  # cached: shared by every reader
         return out
 
     @cached_property
@@ -163,6 +165,7 @@ class Analysis:
         zero = np.array([False, False] + [n == 0 for n in self._nums], dtype=bool)
         covered = np.frombuffer(self.position.cells, dtype=np.uint8) == COVERED
         out: np.ndarray = np.flatnonzero(zero[self._cell_group + 2] & covered)
+        out.flags.writeable = False  # cached: shared by every reader
         return out
 
     @cached_property
@@ -179,6 +182,7 @@ class Analysis:
             dtype=bool,
         )
         out: np.ndarray = np.flatnonzero(certain[self._cell_group + 2])
+        out.flags.writeable = False  # cached: shared by every reader
         return out
 
     @cached_property
@@ -195,6 +199,7 @@ class Analysis:
             dtype=bool,
         )
         out: np.ndarray = unsure[self._cell_group + 2]
+        out.flags.writeable = False
         return out
 
     @cached_property
@@ -210,11 +215,19 @@ class Analysis:
         out = np.zeros(len(self.position.cells), dtype=bool)
         for front in self.fronts:
             out[[r * w + c for r, c in front.cells]] = True
+        out.flags.writeable = False
         return out
+
+    def _flat(self, index: int) -> int:
+        """``index`` when it names a cell (a negative one would wrap to the end)."""
+        if not 0 <= index < len(self.position.cells):
+            raise OffBoardError(f"cell index {index} is off the "
+                                f"{self.position.width}x{self.position.height} board")
+        return index
 
     def exact(self, index: int) -> tuple[int, int]:
         """``(numerator, denominator)`` of a covered cell's mine probability."""
-        g = int(self._cell_group[index])
+        g = int(self._cell_group[self._flat(index)])
         if g == -1:
             return (0, 1)
         if g == -2:
@@ -229,17 +242,17 @@ class Analysis:
         >>> a.is_safe(2), a.is_mine(1), a.is_uncertain(1)
         (True, True, False)
         """
-        g = int(self._cell_group[index])
+        g = int(self._cell_group[self._flat(index)])
         return g == -1 or (g >= 0 and self._nums[g] == 0)
 
     def is_mine(self, index: int) -> bool:
         """Whether the cell at flat ``index`` is certainly a mine (flags count)."""
-        g = int(self._cell_group[index])
+        g = int(self._cell_group[self._flat(index)])
         return g == -2 or (g >= 0 and self._nums[g] == self._dens[g])
 
     def is_uncertain(self, index: int) -> bool:
         """Whether the cell at flat ``index`` may be a mine and may be safe."""
-        g = int(self._cell_group[index])
+        g = int(self._cell_group[self._flat(index)])
         return g >= 0 and 0 < self._nums[g] < self._dens[g]
 
 
