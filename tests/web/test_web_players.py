@@ -171,3 +171,25 @@ def test_no_guess_refusals(client: TestClient) -> None:
     assert response.status_code == 422 and "ask for fewer mines" in response.json()["error"]
     game = client.get(f"/api/games/{gid}").json()["game"]
     assert game["status"] == "ready"  # nothing was laid: the player may start again
+
+
+@pytest.mark.parametrize(("rules", "status"), [("16x16x40", 200), ("8x8x40", 422)])
+def test_a_solver_first_move_on_a_flag_finds_the_board_in_the_sandbox(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, rules: str, status: int
+) -> None:
+    # the corner flagged, the solver's first move took the flag off and the board was
+    # searched in the server's own process: a dense one froze every request for its time
+    def in_process(*_: object) -> None:
+        raise AssertionError("a no-guess board was searched in the server's process")
+
+    monkeypatch.setattr("minesolver.web.state.no_guess_layout", in_process)
+    gid = client.post("/api/games", json={"rules": rules, "first_click": "opening",
+                                          "no_guess": True, "seed": 3}).json()["game"]["id"]
+    client.post(f"/api/games/{gid}/moves", json={"action": "flag", "row": 0, "col": 0})
+    response = client.post(f"/api/games/{gid}/solve", json={})
+    assert response.status_code == status, response.json()
+    if status == 422:
+        assert "ask for fewer mines" in response.json()["error"]
+    else:
+        assert response.json()["game"]["status"] in ("playing", "won")
+

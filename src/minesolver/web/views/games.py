@@ -194,7 +194,7 @@ async def solve(request: Request) -> Response:
     strategy = _solver(entry, name)
     if game.status == "ready":
         moves = [Move((0, 0), reason="first")]
-        await _lay_no_guess(request, entry, 0, 0)
+        await _lay_no_guess(request, entry, 0, 0, unflagging=True)  # as _apply plays it
     else:
         if strategy.label in entry.thinking:
             raise ApiError(409, "the solver is already thinking about this game")
@@ -223,11 +223,15 @@ async def solve(request: Request) -> Response:
     )
 
 
-async def _lay_no_guess(request: Request, entry: PlayEntry, row: int, col: int) -> None:
+async def _lay_no_guess(request: Request, entry: PlayEntry, row: int, col: int, *,
+                        unflagging: bool = False) -> None:
     """Before a no-guess game's first reveal: find its board in the sandbox (it can take a
-    second or more; too many mines for any no-guess board is a 422 saying so)."""
+    second or more; too many mines for any no-guess board is a 422 saying so).  A reveal
+    on a flag does nothing, but the solver's takes the flag off first (``unflagging``)."""
     game = entry.game
-    if entry.layer is None or game.status != "ready" or game.is_flagged(row, col):
+    if entry.layer is None or game.status != "ready":
+        return
+    if game.is_flagged(row, col) and not unflagging:
         return
     first = row * entry.rules.width + col
     layout = await web_of(request).run(no_guess_layout, entry.rules, game.seed, first)
