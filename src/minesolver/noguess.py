@@ -107,10 +107,13 @@ def no_guess_layout(rules: Rules, seed: int, first: int) -> Layout:
         if solvable(layout, first):
             return layout
     row, col = divmod(first, rules.width)
+    fewer = ["fewer mines", "another first click"]
+    if rules.first_click == "safe" and rules.mines <= rules.max_mines("opening"):
+        fewer.append("an opening first click")  # only where the rule allows these mines
     raise NoGuessError(
         f"no no-guess board found for {rules} ({rules.density:.1%} mines, "
         f"{rules.first_click} first click at ({row}, {col})) in {MAX_TRIES} tries: boards "
-        "this dense can rarely be solved without guessing; ask for fewer mines"
-        + (" or an opening first click" if rules.first_click == "safe" else ""),
+        f"this dense, or opened there, can rarely be solved without guessing; ask for "
+        f"{', '.join(fewer[:-1])} or {fewer[-1]}",
         limit="no-guess tries",
     )

@@ -214,6 +214,8 @@ def review_game(replay: Replay, *, endgame_layouts: int = REVIEW_LAYOUTS) -> Rev
             (game.flag if click.kind == "flag" else game.unflag)(*click.cell)
             continue
         before = game.position()
+        if click.kind == "open" and before.cells[before.index(*click.cell)] != COVERED:
+            continue  # on a flag or an open cell: the click does nothing, nothing to judge
         if click.kind == "chord":
             targets = _chord_targets(before, click.cell)
             opened = game.chord(*click.cell)

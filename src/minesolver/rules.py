@@ -118,12 +118,15 @@ class Rules:
                 f"board {guarantee}: at most {most}"
             )
 
-    def max_mines(self) -> int:
-        """The most mines these dimensions and first-click rule allow."""
+    def max_mines(self, first_click: FirstClick | None = None) -> int:
+        """The most mines these dimensions allow under this first-click rule (or
+        ``first_click``'s).
+
+        >>> Rules(9, 9, 10).max_mines(), Rules(9, 9, 10).max_mines("opening")
+        (80, 72)
+        """
         cells = self.width * self.height
-        if self.first_click == "none":
-            return cells - 1
-        if self.first_click == "safe":
+        if (first_click or self.first_click) in ("none", "safe"):
             return cells - 1
         # an opening protects up to a 3x3 block; on narrow boards the block is smaller
         return cells - min(3, self.width) * min(3, self.height)

@@ -307,3 +307,16 @@ def test_a_game_on_a_terminal_shows_the_cells_opened():
     assert b"playing" in seen and b"/10500" in seen  # the safe cells, 12,000 - 1,500
     shown = run_on_terminal(*args, "--show")[1]  # the steps are the progress: no bar
     assert b"/10500" not in shown
+
+
+def test_the_bar_says_when_a_no_guess_board_is_being_searched_for():
+    # a dense no-guess board can take minutes to find: the bar sat at 0 cells opened
+    from minesolver.cli.one_game import _searching
+    from minesolver.noguess import no_guess_layout
+    from minesolver.rules import Rules
+
+    said = []
+    lay = _searching(lambda live, by=1: said.append((live, by)))
+    rules = Rules(9, 9, 10, no_guess=True)
+    assert lay(rules, 5, 0) == no_guess_layout(rules, 5, 0)
+    assert said == [("finding a no-guess board (up to 1000 tries)", 0)]

@@ -186,6 +186,17 @@ def test_too_dense_says_so():
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_too_dense_suggests_only_what_the_rules_allow():
+    # 3x3x1 from the middle: no opening first click can hold a mine there
+    with pytest.raises(NoGuessError) as info:
+        no_guess_layout(Rules(3, 3, 1, no_guess=True), 1, 4)
+    assert "opening first click" not in str(info.value)
+    assert "another first click" in str(info.value)
+    with pytest.raises(NoGuessError) as info:
+        no_guess_layout(Rules(9, 9, 70, no_guess=True), 1, 0)
+    assert str(info.value).endswith("or an opening first click")
+
+
 @pytest.mark.parametrize(
     ("kwargs", "needle"),
     [({"noise": "cautious"}, "exact clues"), ({"first_click": "none"}, "protected first click")],

@@ -219,3 +219,16 @@ def test_the_safest_click_is_not_blamed_for_best_preferring_a_riskier_cell():
     assert "; best: open" in level.text and "risk more" not in level.text
     worse = replace(judged, probability=Fraction(1, 3))
     assert "the safest cell had 11.1%" in worse.text and "no cell was safer" not in worse.text
+
+
+def test_an_open_that_does_nothing_is_not_judged():
+    # an open on a flag or an open cell changes nothing: it was judged a 100% risk
+    from minesolver.replay import Click, ClickCounts, Replay
+
+    clicks = (Click("open", (0, 0)), Click("flag", (0, 2)), Click("open", (0, 2)),
+              Click("open", (0, 0)), Click("open", (0, 3)))
+    layout = Layout(4, 1, (2,))
+    review = review_game(Replay(layout, clicks, 1.0, ClickCounts(4, 1, 0, 3), "log"))
+    assert [c.cell for c in review.clicks] == [(0, 0), (0, 3)]
+    assert review.won and not review.guesses
+

@@ -14,10 +14,13 @@ from rich.console import Console
 from ..analysis import analyze
 from ..errors import counted
 from ..files import atomic_write, check_distinct, check_suffix, check_writable, write_bytes
+from ..game import Layer
+from ..minefield import Layout
+from ..noguess import MAX_TRIES, no_guess_layout
 from ..play import GameRecord, Start, Step, play_game
 from ..position import EXAMPLE_POSITION, Position
 from ..rng import new_seed
-from ..rules import EXPERT
+from ..rules import EXPERT, Rules
 from ..serialize import cells_json, record_json, step_json
 from ..show.image import board_image, gif_bytes
 from ..show.terminal import board_text
@@ -112,6 +115,16 @@ class CellsOpened:
         self.advance(f"step {step.index}", by=len(step.opened))
 
 
+def _searching(advance: Advance) -> Layer:
+    """The no-guess board maker, saying on the bar that it is at work."""
+
+    def lay(rules: Rules, seed: int, first: int) -> Layout:
+        advance(f"finding a no-guess board (up to {MAX_TRIES} tries)", by=0)
+        return no_guess_layout(rules, seed, first)
+
+    return lay
+
+
 def _fan_out(observers: list[Observer]) -> Observer:
     def observe(step: Step) -> None:
         for observer in observers:
@@ -160,18 +173,21 @@ def play_cmd(
     if recorder is not None:
         observers.append(recorder)
     with contextlib.ExitStack() as stack:
+        lay = None
         if not show:  # on a terminal, a bar of the safe cells opened (a big board takes long)
             safe = game_rules.cells - game_rules.mines
             advance = stack.enter_context(progress_bar("playing", safe, 0, "", quiet=False))
             if advance is not None:
                 observers.append(CellsOpened(advance))
+                if game_rules.no_guess:  # the search for the board may take a while
+                    lay = _searching(advance)
         log_handle = stack.enter_context(atomic_write(log)) if log else None
         if log_handle is not None:
             observers.append(StepLogger(log_handle))
         # the studies' measure is kept by `bench` only: a game here does not pay for it
         record = play_game(game_rules, chosen, seed=seed, start=start,
                            observer=_fan_out(observers) if observers else None,
-                           measure=False)
+                           measure=False, lay=lay)
         if log_handle is not None:
             # the board too, so `minesolver review` can judge every click of the game
             mines = cells_json(record.layout.mine_cells())
