@@ -11,6 +11,7 @@ Rules(30, 16, 99, first_click='safe')
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass, field
 from typing import Literal, get_args
@@ -75,8 +76,10 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("width", "height", "mines"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"{name} must be an integer, got {value!r}")
+            if type(value) is not int:  # numpy's integers become ints; bools are refused
+                if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+                    raise RulesError(f"{name} must be an integer, got {value!r}")
+                object.__setattr__(self, name, int(value))
         if self.width < 1 or self.height < 1:
             raise RulesError(f"board size must be positive, got {self.width}x{self.height}")
         if self.width * self.height > MAX_CELLS:

@@ -50,6 +50,7 @@ def test_bad_input_is_refused_with_a_clear_error(call, error, needle):
 
 def test_what_a_user_may_reasonably_pass_is_taken():
     assert Game(Rules(3, 3, 1), seed=np.int64(5)).seed == 5
+    assert Rules(np.int64(9), 9, np.int32(10)) == Rules(9, 9, 10)  # Grid takes them too
     position = Position(np.int64(3), 1, np.int64(1), bytearray(THREE.cells))
     assert position == THREE and type(position.cells) is bytes and hash(position) == hash(THREE)
     # a noise model by name, as Rules takes it; a float density as the decimal it shows
