@@ -61,6 +61,11 @@ REPLAY_FORMATS = ("avf", "rmv", "evf", "mvf")
 INSTALL = "pip install 'minesolver[replays]' (or: pip install ms-toollib)"
 MAX_BYTES = 16 << 20  # a replay of a 60x36 marathon is a few hundred KB
 READER_SECONDS = 60.0
+# what ms-toollib's bare error names mean, for people
+READER_SAYS = {
+    "Utf8Error": " (a name in the file is not UTF-8 text, which the reader requires)",
+    "FileIsTooShort": " (the file ends early)",
+}
 # versions of a format ms-toollib does not read (it panics, or reads an empty board)
 NOT_READ = {"mvf": "; Minesweeper Clone 0.96, 2006 and 2007 files are not read"}
 
@@ -173,10 +178,11 @@ def _read_video(kind: str, data: bytes, name: str) -> dict[str, Any]:
              for line in panic.splitlines() if line.startswith("message:")),
             f"exit status {done.returncode}",
         )
+        said = " ".join(said.split())[:120]
         raise ReplayError(
             f"{name}: not a readable .{kind} replay (damaged, cut short, or a version of "
             f"the format its reader does not know{NOT_READ.get(kind, '')}): its reader gave up: "
-            f"{' '.join(said.split())[:120]}"
+            f"{said}{READER_SAYS.get(said, '')}"
         ) from None
     if status != "ok":
         raise ReplayError(f"{name}: not a readable .{kind} replay: {payload}")

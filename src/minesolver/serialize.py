@@ -250,6 +250,7 @@ def review_json(review: Review, *, positions: bool = False) -> dict[str, Any]:
         "won": review.won,
         "outcome": review.outcome,
         "seconds": replay.seconds,
+        "time_note": review.time_note,
         "bbbv": stats.bbbv,
         "bbbv_solved": review.bbbv_solved,
         "bbbv_per_second": review.bbbv_per_second,

@@ -31,6 +31,7 @@ def sample(request):
 def test_every_figure_agrees_with_ms_toollib(sample):
     review = review_game(sample)
     reader = sample.reader
+    assert review.time_note is None  # the file's time agrees with its last click
     assert review.stats.bbbv == reader["bbbv"]
     assert review.bbbv_solved == reader["bbbv_solved"]
     assert review.won == reader["completed"]

@@ -232,3 +232,20 @@ def test_an_open_that_does_nothing_is_not_judged():
     assert [c.cell for c in review.clicks] == [(0, 0), (0, 3)]
     assert review.won and not review.guesses
 
+
+def test_a_time_far_from_the_last_click_is_doubted():
+    # one byte of a replay's header changed its time from 1184.6 s to 1058149 s, and
+    # every per-second figure with it, without a word
+    from dataclasses import replace
+
+    from minesolver.replay import Click, ClickCounts, Replay
+
+    clicks = (Click("open", (0, 0), 0.0), Click("open", (0, 3), 12.5))
+    replay = Replay(Layout(4, 1, (1,)), clicks, 12.52, ClickCounts(2, 0, 0, 2), "avf")
+    assert review_game(replay).time_note is None
+    doubted = review_game(replace(replay, seconds=1058149.183)).time_note
+    assert doubted is not None and "1058149.183 s, is far from its last click's, 12.500 s" \
+        in doubted
+    untimed = (Click("open", (0, 0)), Click("open", (0, 3)))  # a play log: no click times
+    assert review_game(replace(replay, clicks=untimed, seconds=99.0)).time_note is None
+

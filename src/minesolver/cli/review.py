@@ -56,6 +56,8 @@ def print_review(out: Console, review: Review, *, every: bool = False) -> None:
         f"{_ratio(review.bbbv_per_second)} 3BV/s; openings {stats.openings}, islands "
         f"{stats.islands}, ZiNi {stats.zini}, HZiNi {stats.hzini}"
     )
+    if review.time_note:
+        out.print(f"[yellow]note[/]: {review.time_note}")
     efficiency = "-" if review.ioe is None else f"{100 * review.ioe:.1f}%"
     out.print(
         f"clicks {counts.total} (left {counts.left}, right {counts.right}, chords "

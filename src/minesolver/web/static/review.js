@@ -109,7 +109,7 @@ const review = {
     this.data = r;
     const who = r.player ? ` by ${r.player}` : "";
     $("review-status").textContent = `${r.width}×${r.height}, ${r.mine_count} mines${who}: ` +
-      `${r.outcome} in ${r.seconds.toFixed(2)} s`;
+      `${r.outcome} in ${r.seconds.toFixed(2)} s` + (r.time_note ? ` (note: ${r.time_note})` : "");
     $("review-status").dataset.status = r.outcome;
     const ratio = (x, d = 3) => (x === null ? "–" : x.toFixed(d));
     const rows = [
