@@ -109,7 +109,10 @@ class Position:
         ...
         minesolver.position.PositionError: line 2, column 2: unexpected character 'x' ...
         """
-        lines = [line.rstrip() for line in text.removeprefix("\ufeff").splitlines()]
+        # lines end at \n, \r\n or \r only: str.splitlines would also break a row at a
+        # stray form feed or separator, and blame the lines after it
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        lines = [line.rstrip(" \t") for line in text.split("\n")]
         while lines and not lines[-1]:
             lines.pop()
         top = 0  # leading blank lines, so error messages still name the file's lines
@@ -119,7 +122,7 @@ class Position:
         if not lines:
             raise PositionError("line 1: empty text, expected a header like 30x16x99")
         header = [part.strip() for part in lines[0].strip().lower().replace("×", "x").split("x")]
-        if len(header) == 3 and all(part.isdecimal() for part in header):
+        if len(header) == 3 and all(part.isascii() and part.isdecimal() for part in header):
             # numbers past 9 digits (leading zeros aside) are named, never converted
             long = [len(part.lstrip("0")) > 9 for part in header]
             if long[0] or long[1]:
@@ -129,7 +132,7 @@ class Position:
                 raise PositionError(
                     f"line {top + 1}: {header[2][:20]} mines do not fit on a "
                     f"{int(header[0])}x{int(header[1])} board")
-        if len(header) != 3 or not all(part.isdecimal() for part in header):
+        if len(header) != 3 or not all(part.isascii() and part.isdecimal() for part in header):
             raise PositionError(
                 f"line {top + 1}: cannot read header {quote(lines[0].strip())}, "
                 "expected WxHxM like 30x16x99"

@@ -318,3 +318,22 @@ def test_the_players_guide_shows_what_analyze_prints():
     assert result.returncode == 0, result.stderr
     printed = result.stdout.splitlines()
     assert len(shown) == 4 and all(line in printed for line in shown)
+
+
+def test_a_board_file_or_an_endless_input_is_named_not_read_whole(tmp_path):
+    from minesolver.formats import layout_line, write_mbf
+    from minesolver.minefield import Layout
+
+    board = Layout(30, 16, tuple(range(99)))
+    (tmp_path / "b.mbf").write_bytes(write_mbf(board))
+    (tmp_path / "b.jsonl").write_text(layout_line(board))
+    assert_one_error_line(run_cli("analyze", str(tmp_path / "b.mbf")),
+                          "b.mbf: an MBF board, not a .mine position")
+    assert_one_error_line(run_cli("analyze", str(tmp_path / "b.jsonl")),
+                          "b.jsonl: JSON text (layout lines?), not a .mine position")
+    # 2 GB of nothing took 2 GB of memory before the limit stopped it
+    huge = tmp_path / "huge.mine"
+    with huge.open("wb") as handle:
+        handle.truncate(2 << 30)
+    assert_one_error_line(run_cli("analyze", str(huge)), "huge.mine: over 67,108,864 bytes")
+

@@ -263,6 +263,20 @@ def test_dumped_layouts_replay_the_same_games(tmp_path):
     assert untimed(first) == untimed(again)
 
 
+def test_dumped_layouts_named_mbf_are_mbf_records_that_replay(tmp_path):
+    # a .mbf name held JSON lines, which --layouts then refused as a broken MBF
+    from minesolver.formats import read_boards
+
+    dump = tmp_path / "played.mbf"
+    args = ("--rules", "9x9x12", "--games", "6", "--strategy", "tank", "--seed", "5",
+            "--workers", "1")
+    bench(*args, "--dump-layouts", str(dump), db=tmp_path / "a.sqlite")
+    assert not dump.read_bytes().startswith(b"{")
+    assert len(read_boards(dump)) == 6
+    bench(*args, "--layouts", str(dump), db=tmp_path / "b.sqlite")
+    assert rows(tmp_path / "a.sqlite") == rows(tmp_path / "b.sqlite")
+
+
 def test_dump_of_a_layout_run_is_the_layout_file(tmp_path):
     boards = random_layouts(6, 5, 5, 4, seed=8)
     path = tmp_path / "boards.jsonl"

@@ -143,6 +143,10 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("2x1x1\nH\x00\n", r"line 2, column 2: unexpected character '\\x00'"),
         ("2x1x1\nh1\n", "line 2, column 1: unexpected character 'h'"),
         ("2x1x1\n9H\n", "line 2, column 1: unexpected character '9'"),
+        # a stray form feed or separator split the row, and a later line was blamed
+        ("3x2x1\nH\x0c1\nHHH\n", r"line 2, column 2: unexpected character '\\x0c'"),
+        ("3x2x1\nH\x1e1\nHHH\n", r"line 2, column 2: unexpected character '\\x1e'"),
+        ("３x３x１\nHHH\nHHH\nHHH\n", "line 1: cannot read header"),  # fullwidth digits
     ],
 )
 def test_errors(text, pattern):

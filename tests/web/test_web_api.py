@@ -555,6 +555,13 @@ def test_analyse_text_json_and_grid_agree(client: TestClient) -> None:
             "/api/analyse",
             json={"position": {"width": 5, "height": 3, "mines": 3, "rows": EXAMPLE.split()[1:]}},
         ),
+        # a media type is read in any case; curl's default form type and no type at all
+        # were 'the body is not JSON: extra data at character 1'
+        client.post("/api/analyse", content=EXAMPLE,
+                    headers={"content-type": "Text/Plain; charset=UTF-8"}),
+        client.post("/api/analyse", content=EXAMPLE,
+                    headers={"content-type": "application/x-www-form-urlencoded"}),
+        client.post("/api/analyse", content=EXAMPLE.encode()),
     ]
     for response in answers:
         assert response.status_code == 200, response.text

@@ -16,6 +16,7 @@ from rich.console import Console
 from ..advice import advise
 from ..analysis import Analysis, analyze
 from ..errors import InputError
+from ..formats import FormatError, read_mbf_stream
 from ..position import Position
 from ..serialize import advice_json, analysis_json
 from ..survey import survey
@@ -26,11 +27,16 @@ from .printing import print_advice, print_analysis
 __all__ = ["analyze_cmd", "analyze_record"]
 
 
+# the text of the largest position (a 1x16,000,000 board, every row ending in CRLF) is
+# under this: anything longer is refused as it is read, a device or a stream included
+MAX_BYTES = 64 << 20
+
+
 def read_text(name: str) -> str:
-    """The text of file ``name`` (``-``: standard input); the caller names the file
-    in its error line, so the errors do not."""
+    """The text of file ``name`` (``-``: standard input), read to :data:`MAX_BYTES`; the
+    caller names the file in its error line, so the errors do not."""
     if name == "-":
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
     else:
         if not name:
             raise InputError("an empty file name")
@@ -38,15 +44,33 @@ def read_text(name: str) -> str:
         if path.is_dir():
             raise InputError("a folder, not a .mine file")
         try:
-            data = path.read_bytes()
+            with path.open("rb") as file:
+                data = file.read(MAX_BYTES + 1)
         except OSError as exc:
             raise InputError(exc.strerror or str(exc)) from None
+    if len(data) > MAX_BYTES:
+        raise InputError(f"over {MAX_BYTES:,} bytes: no position's text is that long")
+    if data.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"["):
+        raise InputError("JSON text (layout lines?), not a .mine position: "
+                         "`bench --layouts` plays a board file")
+    if _mbf(data):
+        raise InputError("an MBF board, not a .mine position: `bench --layouts` plays it, "
+                         "and the web app's Play opens it")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(
             f"not UTF-8 text: byte {exc.start} is {data[exc.start]:#04x}"
         ) from None
+
+
+def _mbf(data: bytes) -> bool:
+    """Whether ``data`` is whole MBF records (binary: a .mine header is text)."""
+    try:
+        read_mbf_stream(data)
+    except FormatError:
+        return False
+    return bool(data) and not data[:1].isdigit()
 
 
 def analyze_record(

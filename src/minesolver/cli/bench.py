@@ -27,8 +27,8 @@ from ..bench import (
     validate,
     wilson,
 )
-from ..files import atomic_write, check_distinct, check_writable
-from ..formats import layout_line
+from ..files import atomic_write, check_distinct, check_writable, write_bytes
+from ..formats import layout_line, write_mbf
 from ..play import Start
 from .base import VIEWS, check_resume, cli, console, fail, open_store, start_run
 from .options import (
@@ -145,7 +145,8 @@ RUN_OPTIONS = ("rules", "first_click", "start", "noise", "no_guess", "strategies
 @click.option("--layouts", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Play the boards of a board file (layout JSON lines or MBF).")
 @click.option("--dump-layouts", type=click.Path(dir_okay=False), default=None,
-              help="Write the boards this run played as a layout file.")
+              help="Write the boards this run played: layout JSON lines, or MBF records "
+                   "for a .mbf name.")
 @json_option()
 @quiet_option()
 @limits_option(seconds=None, memory=None)
@@ -211,9 +212,13 @@ def bench_cmd(
     data["wall_seconds"] = time.perf_counter() - started
     if dump_layouts:
         boards = load_layouts(spec.layouts) if spec.layouts else None
-        with atomic_write(dump_layouts) as handle:
-            for index in range(spec.total_games):
-                handle.write(layout_line(layout_of(spec, index, boards)))
+        played = (layout_of(spec, index, boards) for index in range(spec.total_games))
+        if Path(dump_layouts).suffix.lower() == ".mbf":  # MBF records, one after another
+            write_bytes(dump_layouts, b"".join(write_mbf(layout) for layout in played))
+        else:
+            with atomic_write(dump_layouts) as handle:
+                for layout in played:
+                    handle.write(layout_line(layout))
     if as_json:
         click.echo(json.dumps(bench_json(data)))
     else:

@@ -1,6 +1,7 @@
 """Analyse mode: exact probabilities of a pasted or painted position.
 
-A position arrives as JSMinesweeper ``.mine`` text (a ``text/plain`` body, or
+A position arrives as JSMinesweeper ``.mine`` text (a ``text/*`` body or one that
+starts with its header, or
 ``{"text": ...}``) or as the painting grid ``{"position": {"width", "height",
 "mines", "rows"}}`` whose rows use the same characters.  Unreadable input is a
 400 naming the line, column and character (of the equivalent ``.mine`` text);
@@ -29,8 +30,12 @@ __all__ = ["ROUTES", "read_position"]
 
 async def read_position(request: Request, max_side: int) -> Position:
     """The position in the request, in any of its three forms, within the size cap."""
-    if request.headers.get("content-type", "").startswith("text/plain"):
-        raw = await read_body(request)
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    raw = await read_body(request)
+    # .mine text: sent as text, or with no JSON type and a header first (curl's default
+    # form type, application/octet-stream); JSON otherwise
+    looks_like_text = raw.removeprefix(b"\xef\xbb\xbf").lstrip()[:1].isdigit()
+    if media.startswith("text/") or (media != "application/json" and looks_like_text):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
