@@ -167,6 +167,12 @@ def advise(position: Position) -> Advice | None:
 
     Raises :class:`~minesolver.errors.InconsistentPositionError` when no layout agrees
     with the position.
+
+    >>> advice = advise(Position.from_text("3x2x1\\nHHH\\n1HH\\n"))
+    >>> advice.cell, advice.reason
+    ((0, 2), 'deduction')
+    >>> advice.text
+    'open (0, 2): certainly safe (a deduction; 2 safe cells in all)'
     """
     analysis = analyze(position)
     if min_probability(analysis) is None:

@@ -102,6 +102,11 @@ def no_guess_layout(rules: Rules, seed: int, first: int) -> Layout:
     (a :data:`~minesolver.game.Layer` for :class:`~minesolver.game.Game`).
 
     Raises :class:`NoGuessError` when none of :data:`MAX_TRIES` boards is no-guess.
+
+    >>> rules = Rules(9, 9, 10, first_click="opening", no_guess=True)
+    >>> layout = no_guess_layout(rules, seed=1, first=40)  # first click in the centre
+    >>> solvable(layout, 40), layout == no_guess_layout(rules, seed=1, first=40)
+    (True, True)
     """
     for layout in candidates(rules, seed, first):
         if solvable(layout, first):

@@ -174,6 +174,12 @@ def play_game(
     not settle (``engine_turns``, kept by ``bench`` for the studies, out of the
     game's seconds); without it ``engine_turns`` is ``None``.  On a 1000x1000 board
     that measure costs about a third of the game's time.
+
+    >>> from minesolver.rules import BEGINNER
+    >>> from minesolver.strategies import find_strategy
+    >>> record = play_game(BEGINNER, find_strategy("best"), seed=7)
+    >>> record.won, record.clicks, record.guesses, record.bbbv
+    (True, 26, 0, 25)
     """
     t0 = time.perf_counter()
     if layout is not None:

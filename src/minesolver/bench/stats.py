@@ -22,6 +22,10 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (95% by default).
 
     Well behaved at 0 and ``games`` wins, unlike the normal approximation.
+
+    >>> lo, hi = wilson(41, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.319, 0.508)
     """
     if games <= 0:
         return (0.0, 1.0)
@@ -58,7 +62,13 @@ class Mcnemar:
 
 
 def mcnemar(a_only: int, b_only: int, games: int, z: float = Z95) -> Mcnemar:
-    """McNemar's test from the discordant pair counts over ``games`` paired games."""
+    """McNemar's test from the discordant pair counts over ``games`` paired games: A
+    won 30 boards B lost and B 12 that A lost, of 1,000.
+
+    >>> m = mcnemar(30, 12, 1000)
+    >>> m.diff, round(m.p_value, 4)
+    (0.018, 0.0079)
+    """
     if min(a_only, b_only) < 0 or a_only + b_only > games:
         raise ValueError("discordant counts must be non-negative and at most the games played")
     n = games
