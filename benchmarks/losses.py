@@ -34,6 +34,7 @@ import json
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
 
 from minesolver.bench import RunSpec, Store
 from minesolver.codes import COVERED, FLAG, is_number
-from minesolver.play import Step, parse_start, play_game
+from minesolver.play import Step, parse_start, play_game, start_cell
 from minesolver.position import Position
 from minesolver.rng import derive_seed
 from minesolver.rules import Rules
@@ -184,25 +185,82 @@ def first_disagreement(spec: RunSpec, index: int, strategy: str,
     return None
 
 
+_RUN_NAME = re.compile(
+    r"layouts_(?:(\d+)x(\d+)x(\d+)_(\w+?)_(\d+)-(\d+)_)?s(-?\d+)_n(\d+)\.jsonl"
+)
+
+
+@dataclass(frozen=True)
+class VersusRun:
+    """One run of a ``versus_jsms.py`` folder: its boards' file, JSMinesweeper's results
+    and what the store's run must match (``rules`` and ``cell`` are ``None`` in the
+    folders of older versions, which named runs by seed and game count only)."""
+
+    layouts: Path
+    results: Path
+    seed: int
+    games: int
+    rules: Rules | None
+    cell: tuple[int, int] | None
+
+
+def versus_runs(folder: Path) -> list[VersusRun]:
+    """The runs of a ``versus_jsms.py`` output folder."""
+    runs = []
+    for path in sorted(folder.glob("layouts_*.jsonl")):
+        match = _RUN_NAME.fullmatch(path.name)
+        if match is None:
+            continue  # a part file
+        width, height, mines, first, row, col, seed, games = match.groups()
+        if width is None:  # the older naming: one run per folder, results in jsms.jsonl
+            runs.append(VersusRun(path, folder / "jsms.jsonl", int(seed), int(games), None, None))
+            continue
+        rules = Rules(int(width), int(height), int(mines), first_click=first)  # type: ignore[arg-type]
+        key = path.name.removeprefix("layouts_").removesuffix(".jsonl")
+        runs.append(VersusRun(path, folder / f"jsms_{key}.jsonl", int(seed), int(games), rules,
+                              (int(row), int(col))))
+    return [run for run in runs if run.results.is_file()]  # runs JSMinesweeper played
+
+
+def pick_run(runs: list[VersusRun], opts: argparse.Namespace) -> VersusRun:
+    """The one run of the folder, or the one the board options name among several."""
+    if len(runs) == 1:
+        return runs[0]
+    rules = Rules.from_string(opts.rules, first_click=opts.first_click)
+    cell = start_cell(rules, parse_start(opts.start))
+    named = [r for r in runs if (r.rules, r.cell, r.seed, r.games) == (rules, cell, opts.seed,
+                                                                       opts.games)]
+    if len(named) == 1:
+        return named[0]
+    keys = ", ".join(r.layouts.name.removeprefix("layouts_").removesuffix(".jsonl") for r in runs)
+    raise SystemExit(f"losses: {opts.versus} holds {len(runs)} runs ({keys}): name one with "
+                     "--rules, --first-click, --start, --seed and --games")
+
+
 def versus(opts: argparse.Namespace) -> None:
     folder = Path(opts.versus)
-    found = sorted(folder.glob("layouts_s*_n*.jsonl"))
-    if not found or not (folder / "minesolver.sqlite").exists():
+    runs = versus_runs(folder)
+    if not runs or not (folder / "minesolver.sqlite").exists():
         sys.exit(f"losses: {folder} is not an output folder of benchmarks/versus_jsms.py")
     if not Path(opts.harness).is_file() or not Path(opts.jsms).is_dir():
         sys.exit("losses: give --harness and --jsms (see ../shared/peers/README.md)")
-    match = re.fullmatch(r"layouts_s(-?\d+)_n(\d+)\.jsonl", found[0].name)
-    assert match is not None
-    seed, games = int(match[1]), int(match[2])
+    if shutil.which("node") is None:
+        sys.exit("losses: node is not installed (or not on PATH): JSMinesweeper cannot run here")
+    run = pick_run(runs, opts)
     store = Store(folder / "minesolver.sqlite", create=False, readonly=True)
-    runs = [(rid, spec) for rid, _, _, spec in store.runs()
-            if spec.seed == seed and spec.games == games and opts.strategy in spec.strategies]
-    if not runs:
-        sys.exit(f"losses: no run of {opts.strategy} with seed {seed} in {folder}")
-    run_id, spec = runs[0]
+    found = [(rid, spec) for rid, _, _, spec in store.runs()
+             if spec.seed == run.seed and spec.games == run.games
+             and opts.strategy in spec.strategies
+             and (run.rules is None or spec.points == (run.rules,))
+             and (run.cell is None or start_cell(spec.rules_for(0), spec.start or "corner")
+                  == run.cell)]
+    if not found:
+        sys.exit(f"losses: no run of {opts.strategy} on the boards of {run.layouts.name} "
+                 f"in {folder}")
+    run_id, spec = found[0]
     ours = {row.game_index: row.won for row in store.games(run_id, opts.strategy)}
     theirs = {}
-    for line in Path(opts.jsms_results or folder / "jsms.jsonl").read_text().splitlines():
+    for line in Path(opts.jsms_results or run.results).read_text().splitlines():
         if line.strip():
             record = json.loads(line)
             theirs[int(record["i"])] = record["result"] == "won"
@@ -211,7 +269,7 @@ def versus(opts: argparse.Namespace) -> None:
         "won only by JSMinesweeper": [i for i in sorted(ours)
                                       if not ours[i] and theirs.get(i, False)],
     }
-    print(f"{opts.strategy} vs JSMinesweeper, {spec.rules_for(0)} seed {seed}: "
+    print(f"{opts.strategy} vs JSMinesweeper, {spec.rules_for(0)} seed {run.seed}: "
           + ", ".join(f"{len(v)} {k}" for k, v in sides.items()))
     for name, indices in sides.items():
         sample = indices[: opts.max_games]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 
 from minesolver.errors import InputError
 from minesolver.rules import FIRST_CLICK_RULES, Rules
@@ -24,6 +25,7 @@ __all__ = [
     "add_games",
     "add_jsms",
     "add_strategy",
+    "at_least",
     "parse_board_args",
     "script_parser",
     "strategy_spec",
@@ -107,12 +109,31 @@ def parse_board_args(
     return args
 
 
+def at_least(low: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``low``, refused in one line.
+
+    >>> at_least(1)("3")
+    3
+    """
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        return value
+
+    return read
+
+
 def add_games(
     parser: argparse.ArgumentParser, games: int, seed: int, seed_help: str | None = None
 ) -> None:
     """``--games`` and ``--seed``."""
-    parser.add_argument("--games", type=int, default=games, help="games to play")
-    parser.add_argument("--seed", type=int, default=seed,
+    parser.add_argument("--games", type=at_least(1), default=games, help="games to play")
+    parser.add_argument("--seed", type=at_least(0), default=seed,
                         help=seed_help or "the run's seed: the same seed, the same boards")
 
 

@@ -14,15 +14,23 @@ opened an area and on those where it showed a number.
     python benchmarks/versus_jsms.py --first-click opening --start 3,3 --games 3000 ...
 
 JSMinesweeper is not part of minesolver (nor is its code copied here): fetch it as
-../shared/peers/README.md says and give its checkout with ``--jsms``.  Without the
-harness or the checkout the benchmark says so and stops.  ``--jsms-results FILE`` reuses
-the per-game output (``--games-out``) of an earlier harness run on the same layout file.
-Both sides' times come from the same run on the same machine; say what else was running.
+../shared/peers/README.md says and give its checkout with ``--jsms``.  Without node, the
+harness or the checkout the benchmark says so and stops, before any game is played.
+
+One ``--out`` folder may hold many runs: each run's files are named by its board, first
+click, seed and game count (``layouts_KEY.jsonl``, JSMinesweeper's ``jsms_KEY.jsonl`` and
+``jsms_KEY.meta.json``: the SHA-256 of the layouts it played, its commit, its stuck
+games), and ``minesolver.sqlite`` keeps minesolver's games of every run (a killed run
+resumes; the table says how many games came from the store).  ``--jsms-results FILE``
+reuses an earlier harness output, refused when it does not hold every game of the run or
+its meta file names other boards.  Both sides' times come from the same run on the same
+machine; say what else was running.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -38,6 +46,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_games,
     add_jsms,
     add_strategy,
+    at_least,
     parse_board_args,
     script_parser,
 )
@@ -45,6 +54,8 @@ from script_args import (  # benchmarks/script_args.py: shared options
 from minesolver import __version__
 from minesolver.bench import RunSpec, Store, layout_of, pending_jobs, run_jobs
 from minesolver.bench.stats import mcnemar, wilson
+from minesolver.errors import InputError
+from minesolver.files import atomic_write
 from minesolver.formats import layout_line
 from minesolver.play import parse_start, start_cell
 from minesolver.rules import Rules
@@ -52,25 +63,65 @@ from minesolver.rules import Rules
 HARNESS_START = {"safe": "safe", "opening": "zero"}
 
 
+HARNESS_MAX_SIDE = 255  # the harness keeps a board's side in a byte
+
+
+class Refused(Exception):
+    """What the user gave cannot be used: one line, exit status 2."""
+
+
 def parse_args() -> argparse.Namespace:
     parser = script_parser(__doc__)
     add_board(parser, first_click=True, choices=list(HARNESS_START))
     add_strategy(parser)
     add_games(parser, games=2000, seed=20261123)
-    parser.add_argument("--workers", type=int, default=1, help="minesolver processes")
-    parser.add_argument("--jsms-workers", type=int, default=1, help="harness processes")
+    parser.add_argument("--workers", type=at_least(1), default=1, help="minesolver processes")
+    parser.add_argument("--jsms-workers", type=at_least(1), default=1,
+                        help="harness processes")
     add_jsms(parser)
     parser.add_argument("--jsms-results", default=None,
                         help="per-game output of an earlier harness run on the same layouts")
     parser.add_argument("--out", default="versus-jsms", help="folder for layouts and results")
     parser.add_argument("--json", action="store_true", help="print the table as JSON too")
-    return parse_board_args(parser)
+    opts = parse_board_args(parser)
+    try:
+        rules = Rules.from_string(opts.rules, first_click=opts.first_click)
+        opts.start_cell = start_cell(rules, parse_start(opts.start))
+    except InputError as error:
+        parser.error(f"argument --start: {error}")
+    if max(rules.width, rules.height) > HARNESS_MAX_SIDE and not opts.jsms_results:
+        parser.error(f"argument --rules: the harness plays boards of at most "
+                     f"{HARNESS_MAX_SIDE} rows and columns")
+    return opts
 
 
-def write_layouts(spec: RunSpec, path: Path) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        for index in range(spec.total_games):
-            handle.write(layout_line(layout_of(spec, index)))
+def run_key(rules: Rules, cell: tuple[int, int], seed: int, games: int) -> str:
+    """The name of a run's files: its board, first click, seed and game count.
+
+    >>> run_key(Rules(30, 16, 99), (0, 0), 7, 50)
+    '30x16x99_safe_0-0_s7_n50'
+    """
+    row, col = cell
+    return (f"{rules.width}x{rules.height}x{rules.mines}_{rules.first_click}_{row}-{col}"
+            f"_s{seed}_n{games}")
+
+
+def layouts_text(spec: RunSpec) -> tuple[str, str]:
+    """The run's boards as a layout file, and its SHA-256 (written afresh by every run,
+    so a folder reused by another run never hands over its boards)."""
+    text = "".join(layout_line(layout_of(spec, index)) for index in range(spec.total_games))
+    return text, hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_jsms(opts: argparse.Namespace) -> None:
+    """Node, the harness and the checkout are there: said before any game is played."""
+    if shutil.which("node") is None:
+        raise Refused("node is not installed (or not on PATH): JSMinesweeper cannot run here")
+    if not Path(opts.harness).is_file():
+        raise Refused(f"no harness at {opts.harness} (see ../shared/peers/README.md)")
+    if not (Path(opts.jsms) / "Minesweeper" / "client" / "solver_main.js").is_file():
+        raise Refused(f"no JSMinesweeper checkout at {opts.jsms} (fetch it as "
+                      "../shared/peers/README.md says, then give --jsms)")
 
 
 def play_ours(spec: RunSpec, store_path: Path, workers: int) -> dict[int, tuple[bool, float]]:
@@ -80,8 +131,12 @@ def play_ours(spec: RunSpec, store_path: Path, workers: int) -> dict[int, tuple[
     run_id = runs[0] if runs else store.new_run("bench", spec, __version__)
     done = {(row.strategy, row.game_index) for row in store.games(run_id)}
     jobs = pending_jobs(spec, done)
+    if done:
+        print(f"minesolver: {len(done)} of {spec.total_games} games from the store "
+              f"({store_path}, run {run_id}): played before, by the code of then",
+              file=sys.stderr)
     if jobs:
-        print(f"minesolver: playing {len(jobs)} games ({len(done)} stored)", file=sys.stderr)
+        print(f"minesolver: playing {len(jobs)} games", file=sys.stderr)
         counter = [len(done)]
 
         def progress(_: object) -> None:
@@ -93,56 +148,113 @@ def play_ours(spec: RunSpec, store_path: Path, workers: int) -> dict[int, tuple[
     return {row.game_index: (row.won, row.seconds * 1000) for row in store.games(run_id)}
 
 
-def play_jsms(opts: argparse.Namespace, layouts: Path, rules: Rules,
-              cell: tuple[int, int], out: Path) -> Path:
-    """Run the harness on the layout file (split over ``--jsms-workers`` processes)."""
-    harness = Path(opts.harness)
-    checkout = Path(opts.jsms)
-    if shutil.which("node") is None:
-        sys.exit("versus_jsms: node is not installed: JSMinesweeper cannot run here")
-    if not harness.is_file():
-        sys.exit(f"versus_jsms: no harness at {harness} (see ../shared/peers/README.md)")
-    if not (checkout / "Minesweeper" / "client" / "solver_main.js").is_file():
-        sys.exit(f"versus_jsms: no JSMinesweeper checkout at {checkout} "
-                 "(fetch it as ../shared/peers/README.md says, then give --jsms)")
+def play_jsms(opts: argparse.Namespace, layouts: Path, digest: str, rules: Rules,
+              cell: tuple[int, int], out: Path, key: str) -> Path:
+    """Run the harness on the layout file (split over ``--jsms-workers`` processes) and
+    write its per-game results and their meta file; every harness process is stopped
+    if the run fails or is interrupted."""
     lines = layouts.read_text().splitlines(keepends=True)
-    parts = max(1, opts.jsms_workers)
+    parts = min(opts.jsms_workers, len(lines))
     size = -(-len(lines) // parts)
-    procs = []
+    procs: list[subprocess.Popen[str]] = []
     outputs = []
-    for k in range(parts):
-        chunk = out / f"layouts.part{k}.jsonl"
-        chunk.write_text("".join(lines[k * size:(k + 1) * size]))
-        games_out = out / f"jsms.part{k}.jsonl"
-        outputs.append((k * size, games_out))
-        command = [
-            "node", str(harness), "bulk", "--width", str(rules.width),
-            "--height", str(rules.height), "--mines", str(rules.mines),
-            "--start", HARNESS_START[rules.first_click], "--first", f"{cell[1]},{cell[0]}",
-            "--layouts", str(chunk), "--always-tiebreak", "--games-out", str(games_out),
-            "--progress", "200",
-        ]
-        env = {**os.environ, "JSMS_DIR": str(checkout.resolve())}
-        procs.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
-    for proc in procs:
-        if proc.wait() != 0:
-            sys.exit(f"versus_jsms: the harness failed (exit {proc.returncode})")
-    merged = out / "jsms.jsonl"
-    with open(merged, "w", encoding="utf-8") as handle:
+    env = {**os.environ, "JSMS_DIR": str(Path(opts.jsms).resolve())}
+    try:
+        for k in range(parts):
+            chunk = out / f"layouts_{key}.part{k}.jsonl"
+            chunk.write_text("".join(lines[k * size:(k + 1) * size]))
+            games_out = out / f"jsms_{key}.part{k}.jsonl"
+            outputs.append((k * size, games_out))
+            command = [
+                "node", str(opts.harness), "bulk", "--width", str(rules.width),
+                "--height", str(rules.height), "--mines", str(rules.mines),
+                "--start", HARNESS_START[rules.first_click], "--first", f"{cell[1]},{cell[0]}",
+                "--layouts", str(chunk), "--always-tiebreak", "--games-out", str(games_out),
+                "--progress", "200",
+            ]
+            procs.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True))
+        summaries = []
+        for proc in procs:
+            said, _ = proc.communicate()
+            if proc.returncode != 0:
+                raise Refused(f"the harness failed (exit {proc.returncode}): its error is above")
+            summaries.append(_summary(said))
+    finally:
+        for proc in procs:  # a failed part, or Ctrl-C: leave no harness running
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    broken = sum(int(s.get("first_click_on_mine", 0)) for s in summaries)
+    if broken:
+        raise Refused(f"the harness found a mine under the first click on {broken} boards: "
+                      f"{layouts} does not keep the {rules.first_click} first-click rule")
+    merged = out / f"jsms_{key}.jsonl"
+    with atomic_write(merged) as handle:
         for offset, path in outputs:
             for line in path.read_text().splitlines():
                 record = json.loads(line)
                 record["i"] += offset
                 handle.write(json.dumps(record) + "\n")
+    stuck = sum(int(s.get("stuck_games", 0)) for s in summaries)
+    meta = {"layouts": layouts.name, "layouts_sha256": digest, "games": len(lines),
+            "jsms_commit": summaries[0].get("jsms_commit") if summaries else None,
+            "stuck_games": stuck}
+    with atomic_write(_meta_path(merged)) as handle:
+        json.dump(meta, handle, indent=1)
+    if stuck:
+        print(f"versus_jsms: JSMinesweeper got stuck in {stuck} games (counted as lost)",
+              file=sys.stderr)
     return merged
 
 
-def read_jsms(path: Path) -> dict[int, tuple[bool, float]]:
-    out = {}
-    for line in path.read_text().splitlines():
-        if line.strip():
+def _summary(said: str) -> dict[str, Any]:
+    """The harness's closing JSON summary (its stdout), or ``{}``."""
+    try:
+        data = json.loads(said)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _meta_path(results: Path) -> Path:
+    return results.with_name(results.name.removesuffix(".jsonl") + ".meta.json")
+
+
+def read_jsms(path: Path, games: int, digest: str | None = None) -> dict[int, tuple[bool, float]]:
+    """JSMinesweeper's per-game results: one record per game of the run, ``{i, result,
+    ms}``; refused when a game is missing or the meta file beside them (when there is
+    one) names other boards than the run's (SHA-256 ``digest``)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise Refused(f"cannot read {path}: {reason}") from None
+    out: dict[int, tuple[bool, float]] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
             record = json.loads(line)
-            out[int(record["i"])] = (record["result"] == "won", float(record["ms"]))
+            index, won, ms = int(record["i"]), record["result"] == "won", float(record["ms"])
+        except (ValueError, KeyError, TypeError):
+            raise Refused(f"{path}: line {number} is not a harness game record "
+                          "({\"i\", \"result\", \"ms\"})") from None
+        if not 0 <= index < games or index in out:
+            raise Refused(f"{path}: line {number}: game {index} is not one of the run's "
+                          f"{games}, or comes twice")
+        out[index] = (won, ms)
+    if len(out) != games:
+        raise Refused(f"{path} holds {len(out)} of the run's {games} games: were they played "
+                      "on its boards?")
+    meta = _meta_path(path)
+    if digest is not None and meta.is_file():
+        played = json.loads(meta.read_text()).get("layouts_sha256")
+        if played != digest:
+            raise Refused(f"{path} was played on other boards than this run's "
+                          f"({meta} names them)")
+    elif digest is not None:
+        print(f"versus_jsms: no {meta.name} beside {path}: cannot check its games were "
+              "played on this run's boards", file=sys.stderr)
     return out
 
 
@@ -194,23 +306,32 @@ def main() -> None:
     opts = parse_args()
     rules = Rules.from_string(opts.rules, first_click=opts.first_click)
     start = parse_start(opts.start)
-    cell = start_cell(rules, start)
+    cell = opts.start_cell
     spec = RunSpec(points=(rules,), strategies=(opts.strategy,), games=opts.games,
                    seed=opts.seed, start=start)
+    if not opts.jsms_results:
+        check_jsms(opts)
     out = Path(opts.out)
-    out.mkdir(parents=True, exist_ok=True)
-    layouts = out / f"layouts_s{opts.seed}_n{opts.games}.jsonl"
-    if not layouts.exists():
-        write_layouts(spec, layouts)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise Refused(f"--out {out}: cannot make the folder: {error.strerror}") from None
+    key = run_key(rules, cell, opts.seed, opts.games)
+    layouts = out / f"layouts_{key}.jsonl"
+    text, digest = layouts_text(spec)
+    if opts.jsms_results:  # checked before minesolver plays: a wrong file wastes nothing
+        theirs = read_jsms(Path(opts.jsms_results), opts.games, digest)
+    with atomic_write(layouts) as handle:
+        handle.write(text)
     started = time.perf_counter()
     ours = play_ours(spec, out / "minesolver.sqlite", opts.workers)
     ours_wall = time.perf_counter() - started
     if opts.jsms_results:
-        theirs = read_jsms(Path(opts.jsms_results))
         jsms_wall = None
     else:
         started = time.perf_counter()
-        theirs = read_jsms(play_jsms(opts, layouts, rules, cell, out))
+        results = play_jsms(opts, layouts, digest, rules, cell, out, key)
+        theirs = read_jsms(results, opts.games, digest)
         jsms_wall = time.perf_counter() - started
     result = table(ours, theirs, opts.games)
     result.update({"strategy": opts.strategy, "rules": str(rules),
@@ -230,7 +351,10 @@ def main() -> None:
           f"McNemar p = {r['mcnemar_p']:.3g}")
     if r["jsms_ms_median"]:
         print(f"  median time per game: minesolver / JSMinesweeper = "
-              f"{r['minesolver_ms_median'] / r['jsms_ms_median']:.3f}")
+              f"{r['minesolver_ms_median'] / r['jsms_ms_median']:.3f} (minesolver "
+              f"{opts.workers} worker{'s' * (opts.workers > 1)}, JSMinesweeper "
+              f"{opts.jsms_workers} process{'es' * (opts.jsms_workers > 1)}, on "
+              f"{os.cpu_count()} CPUs)")
     if rules.first_click == "safe":  # where the first click opened an area, and where not
         opened = opened_first(layouts, rules, cell)
         result["by_first_click"] = {}
@@ -248,5 +372,27 @@ def main() -> None:
         print(json.dumps(result))
 
 
+def _interrupted(error: BaseException) -> bool:
+    """Whether ``error`` stands for a Ctrl-C (a compiled kernel reports one that reached
+    it mid-call as a ``SystemError`` whose context is the interruption)."""
+    seen = 0
+    while error is not None and seen < 20:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error = error.__cause__ or error.__context__  # type: ignore[assignment]
+        seen += 1
+    return False
+
+
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except Refused as error:
+        print(f"versus_jsms: {error}", file=sys.stderr)
+        sys.exit(2)
+    except BaseException as error:
+        if not _interrupted(error):
+            raise
+        print("versus_jsms: interrupted: minesolver's games so far are stored, and the same "
+              "command goes on from them", file=sys.stderr)
+        sys.exit(130)
