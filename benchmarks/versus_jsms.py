@@ -328,18 +328,23 @@ def main() -> None:
     ours_wall = time.perf_counter() - started
     if opts.jsms_results:
         jsms_wall = None
+        results = Path(opts.jsms_results)
     else:
         started = time.perf_counter()
         results = play_jsms(opts, layouts, digest, rules, cell, out, key)
         theirs = read_jsms(results, opts.games, digest)
         jsms_wall = time.perf_counter() - started
+    meta = _meta_path(results)
+    commit = json.loads(meta.read_text()).get("jsms_commit") if meta.is_file() else None
     result = table(ours, theirs, opts.games)
     result.update({"strategy": opts.strategy, "rules": str(rules),
                    "first_click": rules.first_click, "start": list(cell), "seed": opts.seed,
-                   "minesolver_wall_s": ours_wall, "jsms_wall_s": jsms_wall})
+                   "minesolver_wall_s": ours_wall, "jsms_wall_s": jsms_wall,
+                   "jsms_commit": commit})
     r = result
-    print(f"{r['strategy']} vs JSMinesweeper, {r['rules']} first click {r['first_click']} at "
-          f"{tuple(cell)}, seed {r['seed']}, {r['games']} paired boards")
+    print(f"{r['strategy']} vs JSMinesweeper ({(commit or 'commit not recorded')[:10]}), "
+          f"{r['rules']} first click {r['first_click']} at {tuple(cell)}, seed {r['seed']}, "
+          f"{r['games']} paired boards")
     for side, name in (("minesolver", r["strategy"]), ("jsms", "JSMinesweeper")):
         lo, hi = r[f"{side}_ci95"]
         print(f"  {name:<14} {r[f'{side}_wins']:>6} wins  {r[f'{side}_wins'] / r['games']:.2%} "

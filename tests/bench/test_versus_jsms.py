@@ -95,6 +95,7 @@ def test_runs_sharing_a_folder_each_play_their_own_boards(tmp_path, fake_jsms):
     # safe-corner run's boards in an opening run (43 of 50 broke its first-click rule)
     safe = versus(tmp_path, fake_jsms, "--seed", "5")
     assert safe.returncode == 0, safe.stderr
+    assert safe.stdout.startswith("best vs JSMinesweeper (fake), 9x9x10")  # its commit
     opening = versus(tmp_path, fake_jsms, "--seed", "5", "--first-click", "opening",
                      "--start", "4,4")
     assert opening.returncode == 0, opening.stderr
