@@ -94,12 +94,23 @@ def quote(value: object, limit: int = 60) -> str:
     "'expert'"
     >>> quote("9" * 100, limit=10)
     "'999999999'... (100 characters)"
+    >>> quote("\\x00" * 100, limit=10)  # escapes count as what they print
+    "'\\\\x00\\\\x00'... (100 characters)"
     """
     text = value if isinstance(value, str) else repr(value)
-    if len(text) <= limit:
+    if len(text) <= limit and (not isinstance(value, str) or len(repr(value)) <= 4 * limit):
         return repr(value) if isinstance(value, str) else text
-    head = repr(text[:limit - 1]) if isinstance(value, str) else text[:limit]
-    return f"{head}... ({len(text)} characters)"
+    if not isinstance(value, str):
+        return f"{text[:limit]}... ({len(text)} characters)"
+    # the longest start whose repr fits the limit (a NUL prints as four characters)
+    low, high = 0, min(len(text), limit - 1)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if len(repr(text[:mid])) <= limit + 1:
+            low = mid
+        else:
+            high = mid - 1
+    return f"{text[:low]!r}... ({len(text)} characters)"
 
 
 def shorten(message: str, limit: int = 200) -> str:

@@ -124,3 +124,6 @@ def test_errors_can_be_raised_and_caught_as_their_bases():
 def test_quote_names_without_echoing(value, limit, expected):
     assert quote(value, limit) == expected
     assert len(quote("x" * 10_000)) < 100
+    # a NUL prints as four characters: the cut was of the text, so the repr ran to four
+    # times the limit, and the one-line error cut it again ("... (241 characters)")
+    assert len(quote("\x00" * 10_000)) < 100
