@@ -34,7 +34,6 @@ import json
 import os
 import re
 import select
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_games,
     add_jsms,
     add_strategy,
+    jsms_missing,
     parse_board_args,
     script_parser,
 )
@@ -242,10 +242,9 @@ def versus(opts: argparse.Namespace) -> None:
     runs = versus_runs(folder)
     if not runs or not (folder / "minesolver.sqlite").exists():
         sys.exit(f"losses: {folder} is not an output folder of benchmarks/versus_jsms.py")
-    if not Path(opts.harness).is_file() or not Path(opts.jsms).is_dir():
-        sys.exit("losses: give --harness and --jsms (see ../shared/peers/README.md)")
-    if shutil.which("node") is None:
-        sys.exit("losses: node is not installed (or not on PATH): JSMinesweeper cannot run here")
+    missing = jsms_missing(opts)
+    if missing:
+        sys.exit(f"losses: {missing}")
     run = pick_run(runs, opts)
     store = Store(folder / "minesolver.sqlite", create=False, readonly=True)
     found = [(rid, spec) for rid, _, _, spec in store.runs()

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 from minesolver.errors import InputError
 from minesolver.rules import FIRST_CLICK_RULES, Rules
@@ -26,6 +28,7 @@ __all__ = [
     "add_jsms",
     "add_strategy",
     "at_least",
+    "jsms_missing",
     "parse_board_args",
     "script_parser",
     "strategy_spec",
@@ -149,3 +152,16 @@ def add_jsms(parser: argparse.ArgumentParser) -> None:
                         help="JSMinesweeper's headless harness, jsms_harness.js")
     parser.add_argument("--jsms", default=os.environ.get("JSMS_DIR", "JSMinesweeper"),
                         help="the JSMinesweeper checkout ($JSMS_DIR when set)")
+
+
+def jsms_missing(opts: argparse.Namespace) -> str | None:
+    """What is missing to run JSMinesweeper (node, ``--harness``, the ``--jsms``
+    checkout), or ``None``: for a script to say before it plays anything."""
+    if shutil.which("node") is None:
+        return "node is not installed (or not on PATH): JSMinesweeper cannot run here"
+    if not Path(opts.harness).is_file():
+        return f"no harness at {opts.harness} (see ../shared/peers/README.md)"
+    if not (Path(opts.jsms) / "Minesweeper" / "client" / "solver_main.js").is_file():
+        return (f"no JSMinesweeper checkout at {opts.jsms} (fetch it as "
+                "../shared/peers/README.md says, then give --jsms)")
+    return None

@@ -33,7 +33,6 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
     add_jsms,
     add_strategy,
     at_least,
+    jsms_missing,
     parse_board_args,
     script_parser,
 )
@@ -54,7 +54,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
 from minesolver import __version__
 from minesolver.bench import RunSpec, Store, layout_of, pending_jobs, run_jobs
 from minesolver.bench.stats import mcnemar, wilson
-from minesolver.errors import InputError
+from minesolver.errors import InputError, caused_by
 from minesolver.files import atomic_write
 from minesolver.formats import layout_line
 from minesolver.play import parse_start, start_cell
@@ -111,17 +111,6 @@ def layouts_text(spec: RunSpec) -> tuple[str, str]:
     so a folder reused by another run never hands over its boards)."""
     text = "".join(layout_line(layout_of(spec, index)) for index in range(spec.total_games))
     return text, hashlib.sha256(text.encode()).hexdigest()
-
-
-def check_jsms(opts: argparse.Namespace) -> None:
-    """Node, the harness and the checkout are there: said before any game is played."""
-    if shutil.which("node") is None:
-        raise Refused("node is not installed (or not on PATH): JSMinesweeper cannot run here")
-    if not Path(opts.harness).is_file():
-        raise Refused(f"no harness at {opts.harness} (see ../shared/peers/README.md)")
-    if not (Path(opts.jsms) / "Minesweeper" / "client" / "solver_main.js").is_file():
-        raise Refused(f"no JSMinesweeper checkout at {opts.jsms} (fetch it as "
-                      "../shared/peers/README.md says, then give --jsms)")
 
 
 def play_ours(spec: RunSpec, store_path: Path, workers: int) -> dict[int, tuple[bool, float]]:
@@ -309,8 +298,9 @@ def main() -> None:
     cell = opts.start_cell
     spec = RunSpec(points=(rules,), strategies=(opts.strategy,), games=opts.games,
                    seed=opts.seed, start=start)
-    if not opts.jsms_results:
-        check_jsms(opts)
+    missing = None if opts.jsms_results else jsms_missing(opts)
+    if missing:  # said before any game is played
+        raise Refused(missing)
     out = Path(opts.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -377,18 +367,6 @@ def main() -> None:
         print(json.dumps(result))
 
 
-def _interrupted(error: BaseException) -> bool:
-    """Whether ``error`` stands for a Ctrl-C (a compiled kernel reports one that reached
-    it mid-call as a ``SystemError`` whose context is the interruption)."""
-    seen = 0
-    while error is not None and seen < 20:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        error = error.__cause__ or error.__context__  # type: ignore[assignment]
-        seen += 1
-    return False
-
-
 if __name__ == "__main__":
     try:
         main()
@@ -396,7 +374,7 @@ if __name__ == "__main__":
         print(f"versus_jsms: {error}", file=sys.stderr)
         sys.exit(2)
     except BaseException as error:
-        if not _interrupted(error):
+        if not caused_by(error, KeyboardInterrupt):
             raise
         print("versus_jsms: interrupted: minesolver's games so far are stored, and the same "
               "command goes on from them", file=sys.stderr)

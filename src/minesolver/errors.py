@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, SupportsFloat
 
 __all__ = [
@@ -40,12 +41,49 @@ __all__ = [
     "MinesolverError",
     "OffBoardError",
     "OptionError",
+    "caused_by",
     "counted",
+    "is_whole",
     "percent",
     "printable",
     "quote",
     "shorten",
 ]
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is an integer of any kind (numpy's too), but not a bool: what
+    a size, a count, a seed or an index given through the library must be.
+
+    >>> is_whole(3), is_whole(3.0), is_whole(True)
+    (True, False, False)
+    """
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def caused_by(error: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]
+              ) -> bool:
+    """Whether ``error`` or anything in its chain of causes is one of ``kinds``: a
+    Ctrl-C that reaches a compiled kernel (numba) mid-call comes back as a
+    ``SystemError`` whose context is the ``KeyboardInterrupt``.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt:
+    ...         raise SystemError("a kernel returned a result with an exception set")
+    ... except SystemError as error:
+    ...     caused_by(error, KeyboardInterrupt)
+    True
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, kinds):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def counted(n: int, word: str) -> str:

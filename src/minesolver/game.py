@@ -20,14 +20,13 @@ which needs the exact engine, a layer above this module.
 from __future__ import annotations
 
 import contextlib
-import numbers
 from collections.abc import Callable
 from typing import Literal
 
 import numpy as np
 
 from .codes import COVERED, FLAG, MINE
-from .errors import GameOverError, IllegalMoveError, InputError
+from .errors import GameOverError, IllegalMoveError, InputError, is_whole
 from .geometry import Grid
 from .minefield import FLAGGED, HIDDEN, OPEN, Layout, Minefield
 from .noise import NoiseModel
@@ -141,8 +140,7 @@ class Game:
         self.rules = rules
         self._layer: Layer = lay or random_layout
         self.grid = Grid(rules.width, rules.height)
-        if seed is not None and (not isinstance(seed, numbers.Integral)
-                                 or isinstance(seed, bool) or not 0 <= seed < 2**64):
+        if seed is not None and (not is_whole(seed) or not 0 <= seed < 2**64):
             raise InputError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
         self.seed = new_seed() if seed is None else int(seed)
         self._state = bytearray(rules.cells)  # HIDDEN / OPEN / FLAGGED; the field's once laid

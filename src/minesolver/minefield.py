@@ -16,24 +16,18 @@
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
 
-from .errors import InputError, OffBoardError
+from .errors import InputError, OffBoardError, is_whole
 from .geometry import Grid, neighbour_sum
 
 __all__ = ["FLAGGED", "HIDDEN", "OPEN", "Layout", "Minefield"]
 
 HIDDEN, OPEN, FLAGGED = 0, 1, 2
-
-
-def _whole(value: object) -> bool:
-    """An integer of any kind (numpy's too), but not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
 
 
 @dataclass(frozen=True)
@@ -50,7 +44,7 @@ class Layout:
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
-            if not _whole(getattr(self, name)):
+            if not is_whole(getattr(self, name)):
                 raise InputError(f"the layout's {name} must be an integer, "
                                  f"got {getattr(self, name)!r}")
         if self.width < 1 or self.height < 1:
@@ -59,7 +53,7 @@ class Layout:
         mines = self.mines
         if type(mines) is not tuple or not all(type(m) is int for m in mines):
             mines = tuple(mines)
-            odd = next((m for m in mines if not _whole(m)), None)
+            odd = next((m for m in mines if not is_whole(m)), None)
             if odd is not None:
                 raise InputError(f"a mine index must be an integer, got {odd!r}")
             mines = tuple(int(m) for m in mines)

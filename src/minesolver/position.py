@@ -18,14 +18,11 @@ On input ``O`` (JSMinesweeper's flag that needs no inflating) reads as ``F``.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
 from .codes import BLANK, COVERED, FLAG, MINE, is_covered, is_marked, is_number
-from .errors import InputError, OffBoardError, counted, quote
+from .errors import InputError, OffBoardError, counted, is_whole, quote
 from .geometry import Grid
 
 __all__ = ["EXAMPLE_POSITION", "Position", "PositionError"]
@@ -62,7 +59,7 @@ class Position:
         for name in ("width", "height", "mines"):
             value = getattr(self, name)
             if type(value) is not int:  # numpy's integers become ints; floats are refused
-                if not isinstance(value, numbers.Integral) or isinstance(value, bool | np.bool_):
+                if not is_whole(value):
                     raise PositionError(f"the position's {name} must be an integer, "
                                         f"got {value!r}")
                 object.__setattr__(self, name, int(value))

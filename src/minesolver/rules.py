@@ -11,12 +11,11 @@ Rules(30, 16, 99, first_click='safe')
 
 from __future__ import annotations
 
-import numbers
 import re
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from .errors import InputError, counted, quote
+from .errors import InputError, counted, is_whole, quote
 from .noise import NoiseModel, parse_noise
 
 __all__ = [
@@ -77,7 +76,7 @@ class Rules:
         for name in ("width", "height", "mines"):
             value = getattr(self, name)
             if type(value) is not int:  # numpy's integers become ints; bools are refused
-                if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+                if not is_whole(value):
                     raise RulesError(f"{name} must be an integer, got {value!r}")
                 object.__setattr__(self, name, int(value))
         if self.width < 1 or self.height < 1:

@@ -38,14 +38,9 @@ def _interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` stands for a Ctrl-C: a compiled kernel (numba) that the signal
     handler's exception reaches in the middle of a call reports it as a
     ``SystemError`` whose context is the interruption."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, (KeyboardInterrupt, _Interrupted)):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
+    from ..errors import caused_by
+
+    return caused_by(exc, (KeyboardInterrupt, _Interrupted))
 
 
 def main(argv: list[str] | None = None) -> None:
