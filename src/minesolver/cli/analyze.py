@@ -65,12 +65,14 @@ def read_text(name: str) -> str:
 
 
 def _mbf(data: bytes) -> bool:
-    """Whether ``data`` is whole MBF records (binary: a .mine header is text)."""
+    """Whether ``data`` is whole MBF records (binary: a .mine header starts with a digit)."""
+    if not data or data[:1].isdigit():
+        return False
     try:
         read_mbf_stream(data)
     except FormatError:
         return False
-    return bool(data) and not data[:1].isdigit()
+    return True
 
 
 def analyze_record(
