@@ -54,7 +54,7 @@ from script_args import (  # benchmarks/script_args.py: shared options
 from minesolver import __version__
 from minesolver.bench import RunSpec, Store, layout_of, pending_jobs, run_jobs
 from minesolver.bench.stats import mcnemar, wilson
-from minesolver.errors import InputError, caused_by
+from minesolver.errors import InputError, cause_of
 from minesolver.files import atomic_write
 from minesolver.formats import layout_line
 from minesolver.play import parse_start, start_cell
@@ -374,7 +374,7 @@ if __name__ == "__main__":
         print(f"versus_jsms: {error}", file=sys.stderr)
         sys.exit(2)
     except BaseException as error:
-        if not caused_by(error, KeyboardInterrupt):
+        if cause_of(error, KeyboardInterrupt) is None:
             raise
         print("versus_jsms: interrupted: minesolver's games so far are stored, and the same "
               "command goes on from them", file=sys.stderr)

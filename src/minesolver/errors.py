@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import numbers
-from typing import Any, SupportsFloat
+from typing import Any, SupportsFloat, TypeVar
 
 __all__ = [
     "EngineLimitError",
@@ -41,7 +41,7 @@ __all__ = [
     "MinesolverError",
     "OffBoardError",
     "OptionError",
-    "caused_by",
+    "cause_of",
     "counted",
     "is_whole",
     "percent",
@@ -49,6 +49,8 @@ __all__ = [
     "quote",
     "shorten",
 ]
+
+_E = TypeVar("_E", bound=BaseException)
 
 
 def is_whole(value: object) -> bool:
@@ -61,11 +63,11 @@ def is_whole(value: object) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def caused_by(error: BaseException, kinds: type[BaseException] | tuple[type[BaseException], ...]
-              ) -> bool:
-    """Whether ``error`` or anything in its chain of causes is one of ``kinds``: a
-    Ctrl-C that reaches a compiled kernel (numba) mid-call comes back as a
-    ``SystemError`` whose context is the ``KeyboardInterrupt``.
+def cause_of(error: BaseException, kinds: type[_E] | tuple[type[_E], ...]) -> _E | None:
+    """``error``, or the first of its chain of causes, that is one of ``kinds``;
+    ``None`` if none is.  A signal handler's exception (Ctrl-C, or the time limit)
+    that reaches a compiled kernel (numba) mid-call comes back as a
+    ``SystemError`` whose context is that exception.
 
     >>> try:
     ...     try:
@@ -73,17 +75,17 @@ def caused_by(error: BaseException, kinds: type[BaseException] | tuple[type[Base
     ...     except KeyboardInterrupt:
     ...         raise SystemError("a kernel returned a result with an exception set")
     ... except SystemError as error:
-    ...     caused_by(error, KeyboardInterrupt)
-    True
+    ...     cause_of(error, KeyboardInterrupt)
+    KeyboardInterrupt()
     """
     seen: set[int] = set()
     cause: BaseException | None = error
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, kinds):
-            return True
+            return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
-    return False
+    return None
 
 
 def counted(n: int, word: str) -> str:

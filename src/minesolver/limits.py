@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
 
-from .errors import LimitError
+from .errors import LimitError, cause_of
 
 __all__ = [
     "DEFAULT_MEMORY",
@@ -165,6 +165,11 @@ def deadline(seconds: float | None, *, what: str = "the time limit") -> Iterator
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
+    except SystemError as error:  # the limit met a compiled kernel (numba) mid-call
+        expired = cause_of(error, LimitError)
+        if expired is None:
+            raise
+        raise expired from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

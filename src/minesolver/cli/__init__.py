@@ -38,9 +38,9 @@ def _interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` stands for a Ctrl-C: a compiled kernel (numba) that the signal
     handler's exception reaches in the middle of a call reports it as a
     ``SystemError`` whose context is the interruption."""
-    from ..errors import caused_by
+    from ..errors import cause_of
 
-    return caused_by(exc, (KeyboardInterrupt, _Interrupted))
+    return cause_of(exc, (KeyboardInterrupt, _Interrupted)) is not None
 
 
 def main(argv: list[str] | None = None) -> None:
