@@ -73,7 +73,8 @@ def _rules(text: str) -> Rules:
 @workers_option()
 @db_option()
 @click.option("--resume", default=None, help="Continue a stored match by its run id.")
-@json_option("Print games, p1_wins, p2_wins, p1_win_rate and ci95 as JSON.")
+@json_option("Print games, p1_wins, p2_wins, p1_win_rate, ci95 and each player's "
+             "boards per second as JSON.")
 @quiet_option()
 @limits_option(seconds=None, memory=None)
 def flags_cmd(
