@@ -50,9 +50,12 @@ def game_positions() -> list[tuple[Position, list[int], list[int]]]:
     return out
 
 
-def both(position: Position, cells: list[int], layouts: list[int], budget: int, prune=True):
-    compiled = CompiledSearch(position, cells, budget, prune=prune)
-    plain = _Search(position, cells, budget, prune=prune)
+def both(
+    position: Position, cells: list[int], layouts: list[int], budget: int, prune=True,
+    skip_dominated=False,
+):
+    compiled = CompiledSearch(position, cells, budget, prune=prune, skip_dominated=skip_dominated)
+    plain = _Search(position, cells, budget, prune=prune, skip_dominated=skip_dominated)
     return (compiled, compiled.root(layouts)), (plain, plain.root(layouts))
 
 
@@ -62,12 +65,12 @@ def test_the_games_give_enough_positions():
     assert sizes[-1] >= 500
 
 
-@pytest.mark.parametrize("prune", [True, False])
+@pytest.mark.parametrize(("prune", "skip"), [(True, False), (False, False), (True, True)])
 @pytest.mark.parametrize("budget", [3_000, 60_000])
-def test_compiled_search_equals_the_reference(budget, prune):
+def test_compiled_search_equals_the_reference(budget, prune, skip):
     finished = over = 0
     for position, cells, layouts in game_positions():
-        (compiled, got), (plain, want) = both(position, cells, layouts, budget, prune)
+        (compiled, got), (plain, want) = both(position, cells, layouts, budget, prune, skip)
         if want is None:
             assert got is None, str(position)
             over += 1
@@ -110,17 +113,21 @@ def test_the_compiled_search_equals_the_reference_past_64_cells(mines, budget):
     assert got[2] == pytest.approx(want[2], abs=TOL)
 
 
-def test_giving_cells_up_part_way_keeps_the_value_and_saves_states():
-    pruned_states = plain_states = 0
+@pytest.mark.parametrize(("saving", "other"), [
+    ({}, {"prune": False}),  # giving cells up part way
+    ({"skip_dominated": True}, {}),  # not trying dominated cells
+])
+def test_a_cut_keeps_the_value_and_saves_states(saving, other):
+    saving_states = other_states = 0
     for position, cells, layouts in game_positions():
-        pruned = CompiledSearch(position, cells, 10**7)
-        plain = CompiledSearch(position, cells, 10**7, prune=False)
-        got, want = pruned.root(layouts), plain.root(layouts)
+        cut = CompiledSearch(position, cells, 10**7, **saving)
+        plain = CompiledSearch(position, cells, 10**7, **other)
+        got, want = cut.root(layouts), plain.root(layouts)
         assert got is not None and want is not None
         assert got[1] == pytest.approx(want[1], abs=TOL), str(position)
-        pruned_states += pruned.states
-        plain_states += plain.states
-    assert pruned_states < plain_states
+        saving_states += cut.states
+        other_states += plain.states
+    assert saving_states < other_states
 
 
 def test_the_compiled_search_recalls_what_it_chose():
@@ -138,20 +145,18 @@ def test_the_compiled_search_recalls_what_it_chose():
             assert move[1] == pytest.approx(plain.chosen[state][1], abs=TOL)
 
 
-def test_the_speed_benchmark_runs_both_paths_and_checks_them_equal():
+@pytest.mark.parametrize(("against", "line"), [
+    ([], "python    ms per search"),
+    (["--against", "unpruned"], "unpruned  ms per search"),
+    (["--against", "dominated"], "dominated ms per search"),
+])
+def test_the_speed_benchmark_runs_both_paths_and_checks_them_equal(against, line):
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "endgame_speed.py"
     done = subprocess.run(
         [sys.executable, str(script), "--rules", "expert", "--games", "15", "--seed", "900",
-         "--min", "30", "--max", "2500", "--budget", "5000"],
+         "--min", "30", "--max", "2500", "--budget", "5000", *against],
         capture_output=True, text=True, timeout=600, check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "compiled faster:" in done.stdout
-    assert "python    ms per search" in done.stdout
-    done = subprocess.run(
-        [sys.executable, str(script), "--rules", "expert", "--games", "15", "--seed", "900",
-         "--min", "30", "--max", "2500", "--budget", "5000", "--against", "unpruned"],
-        capture_output=True, text=True, timeout=600, check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "unpruned  ms per search" in done.stdout
+    assert line in done.stdout

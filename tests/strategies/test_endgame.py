@@ -189,9 +189,9 @@ def test_endgame_equals_the_game_tree(index, kernel):
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
 def test_giving_cells_up_part_way_changes_no_value(index):
-    # the search that gives up a cell once it cannot beat the best, and the one that
-    # values every cell it tries to the end, both equal the game tree, and every
-    # value the first kept is exact
+    # the search that gives up a cell once it cannot beat the best, the one that
+    # values every cell it tries to the end, and the one that skips dominated cells
+    # all equal the game tree, and every value the first kept is exact
     position = POSITIONS[index]
     optimum = reference(position)[2]
     found = enumerate_layouts(position, 10**6)
@@ -199,10 +199,12 @@ def test_giving_cells_up_part_way_changes_no_value(index):
     cells, layouts = found
     pruned = _Search(position, cells, 10**7)
     plain = _Search(position, cells, 10**7, prune=False)
-    got, want = pruned.root(layouts), plain.root(layouts)
-    assert got is not None and want is not None
+    skipping = _Search(position, cells, 10**7, skip_dominated=True)
+    got, want, skipped = pruned.root(layouts), plain.root(layouts), skipping.root(layouts)
+    assert got is not None and want is not None and skipped is not None
     assert got[1] == pytest.approx(optimum, abs=TOL), str(position)
     assert want[1] == pytest.approx(optimum, abs=TOL), str(position)
+    assert skipped[1] == pytest.approx(optimum, abs=TOL), str(position)
     for state, value in pruned.memo.items():
         assert plain.value(sorted(state)) == pytest.approx(value, abs=TOL), str(position)
 
@@ -220,6 +222,37 @@ def test_giving_cells_up_part_way_saves_states():
         plain.root(found[1])
         saved += (plain.limit - plain.budget) - (pruned.limit - pruned.budget)
     assert saved > 0
+
+
+def test_a_cell_safe_only_where_another_is_never_wins_more_in_the_game_tree():
+    # what skip_dominated rests on: open the other first, then this one, then play on
+    # as after this one, and every layout this one wins is won
+    pairs = strict = 0
+    for position in POSITIONS:
+        layouts, tree, _ = reference(position)
+        for j in tree.unknown:
+            safe_j = {mines for mines in layouts if j not in mines}
+            if not safe_j:
+                continue
+            for k in tree.unknown:
+                if k == j or any(k in mines for mines in safe_j):
+                    continue
+                pairs += 1
+                vk, vj = tree.move_value(layouts, k), tree.move_value(layouts, j)
+                assert vk >= vj - TOL, (str(position), position.coords(k), position.coords(j))
+                strict += vk > vj + TOL
+    assert pairs > 100 and strict > 10  # met often, and not only between equals
+
+
+def test_skipping_dominated_cells_skips_some():
+    skipped = 0
+    for position in POSITIONS:
+        found = enumerate_layouts(position, 10**6)
+        assert found is not None
+        search = _Search(position, found[0], 10**7, skip_dominated=True)
+        search.root(found[1])
+        skipped += search.skipped
+    assert skipped > 0
 
 
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 4))

@@ -231,7 +231,25 @@ def _candidates(buf, r, lo, hi, code, some, skip_free, cand, alive):  # type: ig
 
 
 @njit(cache=True, nogil=True)
-def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyped-def]
+def _dominated(buf, r, lo, hi, code, cand, o):  # type: ignore[no-untyped-def]
+    """Whether candidate ``cand[o]`` is safe in the state ``buf[r, lo:hi]`` only where
+    one of the candidates before it is safe (it cannot win more than that one)."""
+    col = code[cand[o]]
+    for t in range(o):
+        other = code[cand[t]]
+        covered = True
+        for i in range(lo, hi):
+            row = buf[r, i]
+            if other[row] == MINE and col[row] != MINE:
+                covered = False
+                break
+        if covered:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def search(code, words, z1, z2, chosen, budget, prune, skip):  # type: ignore[no-untyped-def]
     """``(cell, win chance, safety)`` of the best cell to open with every layout
     possible (no cell counted as opened already); cell -2 past the budget.
 
@@ -349,6 +367,9 @@ def search(code, words, z1, z2, chosen, budget, prune):  # type: ignore[no-untyp
             if w > bw[d]:
                 bj[d], bw[d], bs[d] = cand[d, o], w, alive[d, o] / size
             o += 1
+            while (skip and o < ncand[d] and alive[d, o] / size > bw[d]
+                   and _dominated(buf, d, lo[d], hi[d], code, cand[d], o)):
+                o += 1
             if o < ncand[d] and alive[d, o] / size > bw[d]:
                 o_at[d] = o
                 g_at[d] = 0
@@ -386,10 +407,17 @@ class CompiledSearch:
     recalling the moves it chose), on layouts given as bit masks over ``cells``."""
 
     def __init__(
-        self, position: Position, cells: list[int], budget: int, *, prune: bool = True
+        self,
+        position: Position,
+        cells: list[int],
+        budget: int,
+        *,
+        prune: bool = True,
+        skip_dominated: bool = False,
     ) -> None:
         self.cells = cells
         self.prune = prune
+        self.skip_dominated = skip_dominated
         index = {c: j for j, c in enumerate(cells)}
         at = [0]
         flat: list[int] = []
@@ -428,7 +456,10 @@ class CompiledSearch:
         pad = np.pad(mine, ((0, 0), (0, -mine.shape[1] % 64)))  # whole 64-bit words
         words = np.packbits(pad, axis=1, bitorder="little").view("<u8").astype(np.uint64)
         code = np.ascontiguousarray(np.where(mine == 1, MINE, shown).T.astype(np.int8))
-        j, win, safety = search(code, words, self.z1, self.z2, self.chosen, self.budget, self.prune)
+        j, win, safety = search(
+            code, words, self.z1, self.z2, self.chosen, self.budget, self.prune,
+            self.skip_dominated,
+        )
         if j == -2:
             return None
         if j < 0:

@@ -86,13 +86,27 @@ class BudgetExceeded(RuntimeError):
 class _Search:
     """The plain-Python game tree (the reference of :mod:`._compiled_endgame`).
     ``prune=False`` values every cell it tries to the end, as the search did before
-    cells were given up part way, to measure what that saves."""
+    cells were given up part way, to measure what that saves.
+
+    ``skip_dominated`` does not try a cell that is safe only where a cell tried
+    before it is safe.  Such a cell cannot win more: opening the other first, then
+    it, then playing on as after it, risks no layout it does not risk and wins
+    every layout it wins.  The values are the same; kept to measure what skipping
+    saves (``benchmarks/endgame_speed.py --against dominated``)."""
 
     def __init__(
-        self, position: Position, cells: list[int], budget: int, *, prune: bool = True
+        self,
+        position: Position,
+        cells: list[int],
+        budget: int,
+        *,
+        prune: bool = True,
+        skip_dominated: bool = False,
     ) -> None:
         grid = position.grid
         self.prune = prune
+        self.skip_dominated = skip_dominated
+        self.skipped = 0  # cells not tried as dominated
         index = {c: j for j, c in enumerate(cells)}
         self.cells = cells
         self.full = (1 << len(cells)) - 1
@@ -164,9 +178,17 @@ class _Search:
             candidates.append((len(alive), j, alive))
         candidates.sort(key=lambda t: -t[0])
         best_j, best_w, best_s = -1, -1.0, 0.0
+        tried: list[int] = []  # as sets of layouts (bit i: layouts[i]), where safe
         for n_alive, j, alive in candidates:
             if n_alive / n <= best_w:
                 break  # even winning every branch cannot beat the best so far
+            if self.skip_dominated:
+                bit = 1 << j
+                safe_in = sum(1 << i for i, lay in enumerate(layouts) if not lay & bit)
+                if any(safe_in & ~other == 0 for other in tried):
+                    self.skipped += 1  # safe only where a cell tried already is safe
+                    continue
+                tried.append(safe_in)
             w = self.after(alive, j, best_w * n) / n
             if w > best_w:
                 best_j, best_w, best_s = j, w, n_alive / n
