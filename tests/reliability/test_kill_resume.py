@@ -3,7 +3,8 @@
 ``bench`` has its own test (tests/cli/test_cli_bench.py); here a ``sweep`` and a
 ``flags`` match are killed with SIGKILL (the run and its worker processes) once some
 games are stored, resumed with ``--resume``, and compared with an uninterrupted run
-of the same arguments.  A bench stopped by Ctrl-C resumes the same way.
+of the same arguments.  A bench stopped by Ctrl-C resumes the same way.  A parent
+killed outright takes its worker processes with it.
 """
 
 from __future__ import annotations
@@ -133,3 +134,49 @@ def test_a_bench_stopped_by_ctrl_c_resumes_to_the_same_figures(tmp_path):
     whole = run(*args, "--db", str(tmp_path / "whole.sqlite"), cwd=tmp_path)
     assert rows(tmp_path / "whole.sqlite", "games", columns) == after
     assert untimed([resumed]) == untimed([whole])  # one strategy: its flat summary
+
+
+def group_alive(pgid: int) -> list[int]:
+    """The live (not zombie) processes of process group ``pgid``."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, _, group = stat.rsplit(")", 1)[1].split()[:3]
+        if int(group) == pgid and state != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def test_the_workers_of_a_parent_killed_outright_end_too(tmp_path):
+    # SIGKILL or SIGTERM to the parent alone (not Ctrl-C, which it handles): its forked
+    # workers held the work pipe's other end and waited forever, 180 MB each
+    for sig in (signal.SIGKILL, signal.SIGTERM):
+        db = tmp_path / f"{sig.name}.sqlite"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "minesolver", "bench", "--rules", "expert", "--games",
+             "400", "--workers", "2", "--db", str(db), "--quiet"],
+            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 180
+            while count(db, "games") < 4:
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.02)
+            assert len(group_alive(process.pid)) >= 3  # the parent and two workers
+            process.send_signal(sig)
+            process.wait(timeout=30)
+            deadline = time.monotonic() + 20
+            while group_alive(process.pid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert group_alive(process.pid) == []
+        finally:
+            if group_alive(process.pid):
+                os.killpg(process.pid, signal.SIGKILL)
+            if process.poll() is None:
+                process.wait(timeout=30)

@@ -14,6 +14,8 @@ games a run has), and hand each finished chunk to ``finish`` in the parent proce
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
@@ -54,7 +56,12 @@ def run_chunks(
         for part in chunks(items, chunk):
             finish(task(*args, part))
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("fork"),
+        initializer=_end_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         pending: set[Future[list[R]]] = set()
         parts = chunks(items, chunk)
         exhausted = False
@@ -70,6 +77,20 @@ def run_chunks(
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 finish(future.result())
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a worker: end as soon as the parent process is gone.  A parent killed
+    outright (SIGKILL, SIGTERM) cannot stop its workers, and they would wait for work
+    forever: each holds the other end of the pipe the work comes through, so none
+    ever reads its end."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _double(prefix: str, part: list[int]) -> list[str]:
