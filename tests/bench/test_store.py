@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 from dataclasses import replace
 
@@ -10,6 +11,7 @@ import pytest
 
 from minesolver import __version__
 from minesolver.bench import GameRow, RunSpec, Store, StoreError
+from minesolver.bench.store import SCHEMA
 from minesolver.errors import InputError
 from minesolver.rules import Rules
 
@@ -161,12 +163,31 @@ def test_a_device_or_a_pipe_is_not_a_store(tmp_path):
                 Store(path, **kwargs)
 
 
+FOREIGN = {
+    "other tables": ["CREATE TABLE recipes (name TEXT, minutes INTEGER)"],
+    # tables of the same names from another program: were given a flags_games table
+    # and WAL mode before being called damaged
+    "runs and games of another program": [
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT)",
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)",
+    ],
+    "a store's tables beside someone else's": [
+        *(line.strip().rstrip(";") for line in SCHEMA.split(";\n") if line.strip()),
+        "CREATE TABLE recipes (name TEXT, minutes INTEGER)",
+    ],
+}
+
+
 @pytest.mark.parametrize("kwargs", [{}, {"create": False}, {"readonly": True}])
-def test_a_foreign_sqlite_file_is_refused_and_left_alone(tmp_path, kwargs):
+@pytest.mark.parametrize("schema", FOREIGN.values(), ids=FOREIGN.keys())
+def test_a_foreign_sqlite_file_is_refused_and_left_alone(tmp_path, kwargs, schema):
     path = tmp_path / "someone_elses.sqlite"
     with sqlite3.connect(path) as con:
-        con.execute("CREATE TABLE recipes (name TEXT, minutes INTEGER)")
-        con.execute("INSERT INTO recipes VALUES ('tea', 4)")
+        for statement in schema:
+            con.execute(statement)
+    con.close()
+    with sqlite3.connect(path) as con:
+        tables = sorted(r[0] for r in con.execute("SELECT name FROM sqlite_master"))
     con.close()
     before = path.read_bytes()
     with pytest.raises(StoreError, match="a SQLite file but not a minesolver results store"):
@@ -174,9 +195,21 @@ def test_a_foreign_sqlite_file_is_refused_and_left_alone(tmp_path, kwargs):
     assert path.read_bytes() == before  # no tables added, nothing written
     assert files_in(tmp_path) == ["someone_elses.sqlite"]
     with sqlite3.connect(path) as con:
-        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master")]
+        assert sorted(r[0] for r in con.execute("SELECT name FROM sqlite_master")) == tables
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     con.close()
-    assert tables == ["recipes"]
+
+
+@pytest.mark.parametrize("name", [":memory:", "file:results.sqlite", "file:x?mode=memory"])
+def test_sqlite_s_special_names_are_refused(tmp_path, monkeypatch, name):
+    # ':memory:' stored every game nowhere; 'file:' names went where report looked not
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StoreError, match=r"not a file name to SQLite .*: a results store is a"):
+        Store(name)
+    assert files_in(tmp_path) == []
+    with Store(f"./{name}") as store:  # a file of that very name is taken as one
+        store.new_run("bench", SPEC, __version__)
+    assert files_in(tmp_path) == [name]
 
 
 def test_an_empty_sqlite_file_is_only_made_a_store_when_asked(tmp_path):
@@ -271,6 +304,20 @@ def test_a_store_damaged_past_its_first_pages_is_a_store_error(tmp_path):
     with Store(path, readonly=True) as s, pytest.raises(StoreError, match=(
             r"results\.sqlite: the results store is damaged \(.*\); its runs cannot be read")):
         list(s.games(run_id))
+
+
+def test_writing_to_a_store_damaged_past_its_first_pages_is_a_store_error(tmp_path):
+    # was "internal error: DatabaseError: database disk image is malformed", exit 1
+    path = tmp_path / "results.sqlite"
+    filled_store(path)
+    size = path.stat().st_size
+    with open(path, "r+b") as f:  # every page past the schema's
+        f.seek(8192)
+        f.write(random.Random(1).randbytes(size - 8192))
+    with Store(path) as s, pytest.raises(StoreError, match=(
+            r"results\.sqlite: the results store is damaged \(.*\); nothing more can be written")):
+        s.new_run("bench", SPEC, __version__)
+        s.add_games([game_row(i, seed=i) for i in range(5000, 6000)])
 
 
 @pytest.mark.parametrize(("column", "value", "why"), [

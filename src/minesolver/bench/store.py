@@ -136,6 +136,23 @@ class FlagsRow:
 _TABLES = {"runs", "games", "flags_games"}
 
 
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def _schema_columns() -> dict[str, list[str]]:
+    """Each table's columns, as :data:`SCHEMA` makes them."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        return {table: _columns(db, table) for table in _TABLES}
+    finally:
+        db.close()
+
+
+_COLUMNS = _schema_columns()
+
+
 class Store:
     """A SQLite file of runs and games.  Not shared between threads.
 
@@ -147,6 +164,11 @@ class Store:
     """
 
     def __init__(self, path: str | Path, *, create: bool = True, readonly: bool = False) -> None:
+        name = str(path)
+        if name == ":memory:" or name.startswith("file:"):  # SQLite's names, not files
+            raise StoreError(f"{name!r} is not a file name to SQLite (it is memory, or a "
+                             f"URI): a results store is a file (./{name} if it is a file "
+                             "of that name)")
         self.path = Path(path)
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a results store")
@@ -164,14 +186,19 @@ class Store:
                     uri += "&immutable=1"
                 self.db = sqlite3.connect(uri, uri=True, timeout=30)
             else:
-                self.db = sqlite3.connect(str(self.path), timeout=30)
+                # absolute: never a name SQLite reads as its own (":memory:", "file:...")
+                self.db = sqlite3.connect(str(self.path.absolute()), timeout=30)
             tables = {
                 row[0]
                 for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
-            if (tables and not {"runs", "games"} <= tables) or (
-                not tables and (readonly or not create)
+            if (
+                (tables and not {"runs", "games"} <= tables)
+                or (not tables and (readonly or not create))
+                or any(_columns(self.db, t) != _COLUMNS[t] for t in tables & _TABLES)
+                or {t for t in tables if not t.startswith("sqlite_")} - _TABLES
             ):
+                # checked before anything is written: someone else's file is left as it is
                 self.db.close()
                 raise StoreError(f"{self.path} is a SQLite file but not a minesolver results store")
             if not readonly and not tables >= _TABLES:
@@ -200,8 +227,11 @@ class Store:
         try:
             with self.db:
                 yield
-        except sqlite3.OperationalError as exc:
+        except sqlite3.OperationalError as exc:  # full, locked, read-only
             raise StoreError(f"{self.path}: cannot write to the results store: {exc}") from None
+        except sqlite3.DatabaseError as exc:  # damaged past the pages opening it read
+            raise StoreError(f"{self.path}: the results store is damaged ({exc}); "
+                             "nothing more can be written to it") from None
 
     def _read(self, query: str, args: tuple[Any, ...] = ()) -> Iterator[Any]:
         """The rows of a query; a file damaged past its first pages (which opening it
