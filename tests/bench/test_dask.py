@@ -229,3 +229,72 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_run_resumes(tmp_path):
     resumed = run_cli("bench", "--resume", "r1", "--workers", "2", "--db", str(db), "--json")
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["games"] == 3000
+
+
+def test_a_scheduler_without_workers_is_refused(monkeypatch):
+    # bench waited on it forever, silent
+    from minesolver.bench import check_scheduler, runner
+
+    monkeypatch.setattr(runner, "WORKERS_SECONDS", 1.0)
+    cluster = distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None)
+    try:
+        address = cluster.scheduler_address
+        with pytest.raises(ConnectionError, match=(
+                f"the Dask scheduler at {address} has no workers \\(none joined in 1 s\\): "
+                f"start some with `dask worker {address}`")):
+            check_scheduler(address)
+    finally:
+        cluster.close()
+
+
+def test_a_run_whose_workers_all_leave_ends_and_resumes(tmp_path, monkeypatch):
+    # every worker gone mid-run (and none back): the run waited forever, silent
+    from minesolver.bench import runner
+
+    monkeypatch.setattr(runner, "IDLE_SECONDS", 2.0)
+    spec = RunSpec(points=(Rules(8, 8, 12),), strategies=("tank",), games=400, seed=5)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    seen = []
+
+    def on_game(row):
+        seen.append(row)
+        if len(seen) == 10:
+            cluster.scale(0)  # the worker retires; its work waits for a worker
+
+    try:
+        with Store(tmp_path / "r.sqlite") as store:
+            run_id = store.new_run("bench", spec, __version__)
+            with pytest.raises(ConnectionError, match=(
+                    "has had no workers for 2 s: the games finished are stored, and "
+                    "--resume plays the rest once workers are back")):
+                run_jobs(spec, run_id, store, pending_jobs(spec, set()),
+                         scheduler=cluster.scheduler_address, on_game=on_game, chunk=2)
+            done = store.done(run_id)
+            assert 10 <= len(done) < 400
+            run_jobs(spec, run_id, store, pending_jobs(spec, done), workers=1)
+            assert len(store.done(run_id)) == 400
+    finally:
+        cluster.close()
+
+
+@pytest.mark.parametrize(("address", "needle"), [
+    ("tcp://127.0.0.1:99999", "Port out of range"),  # was 10 s, then "Timed out"
+    ("ucx://127.0.0.1:1", "cannot connect to the Dask scheduler at"),  # was internal error
+])
+def test_an_address_dask_cannot_use_is_one_line_at_once(tmp_path, address, needle):
+    result = run_cli("bench", "--rules", "6x6x5", "--games", "2", "--db",
+                     str(tmp_path / "r.sqlite"), "--scheduler", address)
+    assert_one_error_line(result, needle)
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", [["bench", "--rules", "6x6x5"],
+                                     ["sweep", "--size", "6x5", "--csv", "s.csv"]])
+def test_workers_beside_a_scheduler_are_refused(tmp_path, command):
+    # --workers counts local processes: it was ignored without a word
+    result = run_cli(*command, "--games", "2", "--db", str(tmp_path / "r.sqlite"),
+                     "--scheduler", "tcp://127.0.0.1:1", "--workers", "2", cwd=tmp_path)
+    assert_one_error_line(result, "--workers is for local processes; a Dask cluster's "
+                          "workers are its own: leave it out")
+    assert not (tmp_path / "r.sqlite").exists()

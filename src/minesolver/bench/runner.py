@@ -17,10 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from .. import __version__
 from ..errors import InputError, counted, quote
@@ -357,11 +359,14 @@ def check_scheduler(scheduler: str) -> None:
     before it stores a run, so an unreachable or unreadable address leaves no empty
     run behind.  Raises as :func:`run_jobs` would (``InputError`` for an address
     that cannot be read, ``ConnectionError`` when nothing can be reached there in
-    :data:`CONNECT_SECONDS`, or what is there does not answer as Dask in twice that)."""
+    :data:`CONNECT_SECONDS`, or what is there does not answer as Dask in twice that,
+    or no worker joins it in :data:`WORKERS_SECONDS`)."""
     _connect(scheduler).close()
 
 
 CONNECT_SECONDS = 10.0  # to reach the scheduler; as long again for it to answer
+WORKERS_SECONDS = 10.0  # for a first worker to join a scheduler that has none
+IDLE_SECONDS = 60.0  # a run whose scheduler has had no worker this long stops
 
 
 def _connect(scheduler: str) -> Any:
@@ -369,6 +374,11 @@ def _connect(scheduler: str) -> Any:
         from dask.distributed import Client
     except ImportError as exc:  # pragma: no cover - dask is a declared dependency
         raise RuntimeError("the Dask backend needs dask.distributed installed") from exc
+    try:
+        _ = urlsplit(scheduler).port  # a port past 65535: dask would try it for 10 s
+    except ValueError as exc:
+        raise InputError(f"cannot use the Dask scheduler address {quote(scheduler)}: "
+                         f"{exc}") from None
     # dask's timeout covers reaching the address, not the handshake after it: a
     # listener that never answers would hold the command forever, so the client is
     # made on a thread of its own, given up (left to the interpreter's exit) when late
@@ -388,13 +398,25 @@ def _connect(scheduler: str) -> Any:
                               f"{2 * CONNECT_SECONDS:.0f} s: is a Dask scheduler listening there?")
     error = made.get("error")
     if error is None:
-        return made["client"]
+        client = made["client"]
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+        except TimeoutError:
+            client.close()
+            raise ConnectionError(
+                f"the Dask scheduler at {scheduler} has no workers (none joined in "
+                f"{WORKERS_SECONDS:g} s): start some with `dask worker {scheduler}`"
+            ) from None
+        return client
     if isinstance(error, (OSError, TimeoutError)):
         raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {error}")
     if isinstance(error, MemoryError):  # bytes read as a message's length: not dask
         raise ConnectionError(f"what answers at {scheduler} does not speak Dask's protocol")
     if isinstance(error, ValueError):  # dask's word for an address it cannot read
         raise InputError(f"cannot use the Dask scheduler address {quote(scheduler)}: {error}")
+    if isinstance(error, Exception):  # e.g. ucx:// without its library: a TypeError
+        raise ConnectionError(f"cannot connect to the Dask scheduler at {quote(scheduler)}: "
+                              f"{type(error).__name__}: {error}")
     raise error
 
 
@@ -409,28 +431,65 @@ def _run_dask(
     client = _connect(scheduler)
     from dask.distributed import as_completed  # there: _connect has imported it
 
+    flight: set[Any] = set()  # the futures not yet finished
+    idle = _watch_workers(client, flight)
     try:
         total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
         limit = max(2, 3 * total)
         parts = chunks(jobs, chunk)
         futures: Any = as_completed()  # type: ignore[no-untyped-call]
-        in_flight = 0
+
+        def submit(part: list[Job]) -> None:
+            future = client.submit(play_chunk, spec, run_id, part, pure=False)
+            flight.add(future)
+            futures.add(future)
+
         for part in parts:
-            futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
-            in_flight += 1
-            if in_flight >= limit:
+            submit(part)
+            if len(flight) >= limit:
                 break
         for future in futures:
             finish(future.result())
-            in_flight -= 1
+            flight.discard(future)
             part = next(parts, [])
             if part:
-                futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
-                in_flight += 1
+                submit(part)
     except (CancelledError, OSError) as exc:  # the scheduler went away (dask cancels all)
+        if idle.is_set():
+            raise ConnectionError(
+                f"the Dask scheduler at {scheduler} has had no workers for "
+                f"{IDLE_SECONDS:g} s: the games finished are stored, and --resume plays "
+                "the rest once workers are back"
+            ) from None
         raise ConnectionError(
             f"lost the Dask scheduler at {scheduler} ({type(exc).__name__}): the games "
             "finished are stored, and --resume plays the rest"
         ) from None
     finally:
+        idle.set()  # also ends the watch
         client.close()
+
+
+def _watch_workers(client: Any, flight: set[Any]) -> threading.Event:
+    """Watch, on a thread, that the scheduler has workers: once it has had none for
+    :data:`IDLE_SECONDS` (they all died, and none came back), the futures in
+    ``flight`` are cancelled, so the run ends instead of waiting forever.  The event
+    returned is set then; setting it ends the watch."""
+    idle = threading.Event()
+
+    def watch() -> None:
+        since = time.monotonic()
+        while not idle.wait(1.0):
+            try:
+                workers = client.scheduler_info(n_workers=1)["workers"]
+            except Exception:  # the scheduler went away: the run's own error says so
+                return
+            if workers:
+                since = time.monotonic()
+            elif time.monotonic() - since >= IDLE_SECONDS:
+                idle.set()
+                client.cancel(list(flight.copy()))  # a copy: one step, as the run adds
+                return
+
+    threading.Thread(target=watch, name="dask-workers", daemon=True).start()
+    return idle

@@ -26,6 +26,7 @@ __all__ = [
     "message_of",
     "one_line",
     "open_store",
+    "refuse_workers_with",
     "start_run",
 ]
 
@@ -164,6 +165,13 @@ def refuse_given(options: dict[str, str], why: str) -> None:
     if given:
         fail(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} {why}: leave "
              f"{'it' if len(given) == 1 else 'them'} out")
+
+
+def refuse_workers_with(scheduler: str | None) -> None:
+    """``--workers`` counts local processes: with ``--scheduler`` it would be ignored."""
+    if scheduler is not None:
+        refuse_given({"workers": "--workers"},
+                     "for local processes; a Dask cluster's workers are its own")
 
 
 def _shown(value: object) -> str:

@@ -30,7 +30,16 @@ from ..bench import (
 from ..files import atomic_write, check_distinct, check_writable, write_bytes
 from ..formats import layout_line, write_mbf
 from ..play import Start
-from .base import VIEWS, check_resume, cli, console, fail, open_store, start_run
+from .base import (
+    VIEWS,
+    check_resume,
+    cli,
+    console,
+    fail,
+    open_store,
+    refuse_workers_with,
+    start_run,
+)
 from .options import (
     board_options,
     db_option,
@@ -174,6 +183,7 @@ def bench_cmd(
     --resume RUN and ends with the same figures as an uninterrupted one.
     """
     check_distinct({"--db": db, "--layouts": layouts, "--dump-layouts": dump_layouts})
+    refuse_workers_with(scheduler)
 
     def asked() -> RunSpec:
         return RunSpec(

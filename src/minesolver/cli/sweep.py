@@ -16,7 +16,16 @@ from ..files import check_distinct, check_suffix, check_writable, write_files
 from ..noise import parse_noise
 from ..play import Start
 from ..rules import FIRST_CLICK_RULES, FirstClick, RulesError
-from .base import VIEWS, check_resume, cli, console, fail, open_store, start_run
+from .base import (
+    VIEWS,
+    check_resume,
+    cli,
+    console,
+    fail,
+    open_store,
+    refuse_workers_with,
+    start_run,
+)
 from .bench import execute
 from .options import (
     db_option,
@@ -93,6 +102,7 @@ def sweep_cmd(
     first-click rules the same layout whenever it satisfies both (docs/studies.md).
     """
     check_distinct({"--db": db, "--csv": csv_path, "--plot": plot_path})
+    refuse_workers_with(scheduler)
     check_suffix("--plot", plot_path, ".png")
     check_writable(csv_path, plot_path)
     stored_size: tuple[int, int] | None = None  # when resuming: the run's, unless --size
