@@ -48,6 +48,7 @@ __all__ = [
     "printable",
     "quote",
     "shorten",
+    "with_notes",
 ]
 
 _E = TypeVar("_E", bound=BaseException)
@@ -86,6 +87,19 @@ def cause_of(error: BaseException, kinds: type[_E] | tuple[type[_E], ...]) -> _E
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
     return None
+
+
+def with_notes(message: str, error: BaseException) -> str:
+    """``message`` followed by the notes added to ``error`` on its way up (what run
+    a stopped command can be resumed from, say).
+
+    >>> error = KeyboardInterrupt()
+    >>> error.add_note("run r3 in runs.sqlite: --resume r3 goes on")
+    >>> with_notes("interrupted", error)
+    'interrupted (run r3 in runs.sqlite: --resume r3 goes on)'
+    """
+    notes = getattr(error, "__notes__", None)
+    return f"{message} ({'; '.join(notes)})" if notes else message
 
 
 def counted(n: int, word: str) -> str:

@@ -595,3 +595,18 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert status == 0
     assert b"30/30" in seen  # the bar's games count
     assert b"tank" in seen
+
+
+@pytest.mark.parametrize("command", [["bench", "--rules", "expert", "--workers", "1"],
+                                     ["flags", "--p1", "exact", "--p2", "mc", "--workers", "1"]])
+def test_a_run_stopped_by_its_time_limit_names_the_run_to_resume(tmp_path, command):
+    # with --quiet or --json nothing else named it; and the limit in a compiled kernel
+    # was "internal error" most of the time
+    db = tmp_path / "r.sqlite"
+    result = run_cli(*command, "--games", "3000", "--db", str(db), "--quiet",
+                     "--max-seconds", "2")
+    assert_one_error_line(result, "it took longer than --max-seconds 2 s "
+                          f"(run r1 in {db}: --resume r1 goes on)")
+    resumed = run_cli(command[0], "--resume", "r1", "--db", str(db), "--quiet", "--json",
+                      "--max-seconds", "1")
+    assert_one_error_line(resumed, "(run r1 in")

@@ -65,7 +65,9 @@ def interrupt(args: list[str], db: Path, table: str, at_least: int, sig: signal.
     if sig == signal.SIGKILL:
         assert process.returncode == -signal.SIGKILL
     else:
-        assert process.returncode == 130 and err == "minesolver: interrupted\n", err
+        # one line, naming the run to resume
+        assert process.returncode == 130, err
+        assert err == f"minesolver: interrupted (run r1 in {db}: --resume r1 goes on)\n", err
 
 
 def rows(db: Path, table: str, columns: str) -> list[tuple]:

@@ -51,8 +51,10 @@ def main(argv: list[str] | None = None) -> None:
             _MAIN_PID = os.getpid()
             signal.signal(signal.SIGINT, _on_interrupt)
         _run(argv)
-    except (KeyboardInterrupt, _Interrupted):  # also while the commands are being imported
-        sys.stderr.write("minesolver: interrupted\n")
+    except (KeyboardInterrupt, _Interrupted) as exc:  # also while the commands are imported
+        from ..errors import with_notes
+
+        sys.stderr.write(with_notes("minesolver: interrupted", exc) + "\n")
         sys.exit(130)
 
 
@@ -62,6 +64,7 @@ def _run(argv: list[str] | None) -> None:
 
         # the commands register themselves on the group as they are imported
         from ..analysis.kernels import check_environment
+        from ..errors import with_notes
         from . import analyze, bench, flags, one_game, report, review, serve, sweep  # noqa: F401
         from .base import USER_ERRORS, cli, message_of, one_line
     except ModuleNotFoundError as exc:  # the core was installed without the cli extra
@@ -86,11 +89,14 @@ def _run(argv: list[str] | None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except USER_ERRORS as exc:
-        click.echo(f"minesolver: error: {one_line(message_of(exc))}", err=True)
+        click.echo(f"minesolver: error: {one_line(with_notes(message_of(exc), exc))}", err=True)
         sys.exit(2)
     except Exception as exc:  # a bug, not the user's fault: still one line, unless debugging
         if _interrupted(exc):
-            raise _Interrupted from None
+            interrupted = _Interrupted()
+            for note in getattr(exc, "__notes__", ()):
+                interrupted.add_note(note)
+            raise interrupted from None
         if os.environ.get("MINESOLVER_DEBUG"):
             raise
         click.echo(

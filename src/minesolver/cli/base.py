@@ -5,7 +5,8 @@ Commands parse, call the library and print; nothing else lives in them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 import click
@@ -27,6 +28,7 @@ __all__ = [
     "one_line",
     "open_store",
     "refuse_workers_with",
+    "resumable",
     "start_run",
 ]
 
@@ -88,6 +90,18 @@ def message_of(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "the input is nested too deeply to read"
     return str(exc)
+
+
+
+@contextlib.contextmanager
+def resumable(store: Store, run_id: str) -> Iterator[None]:
+    """While a stored run plays: an error or Ctrl-C that ends it says which run
+    ``--resume`` goes on with (with ``--quiet`` or ``--json`` nothing else says)."""
+    try:
+        yield
+    except BaseException as exc:
+        exc.add_note(f"run {run_id} in {store.path}: --resume {run_id} goes on")
+        raise
 
 
 def open_store(path: str, *, create: bool = True, readonly: bool = False) -> Store:

@@ -38,6 +38,7 @@ from .base import (
     fail,
     open_store,
     refuse_workers_with,
+    resumable,
     start_run,
 )
 from .options import (
@@ -92,7 +93,10 @@ def execute(
     done_rows = list(store.games(run_id))
     jobs = pending_jobs(spec, {(r.strategy, r.game_index) for r in done_rows})
     tally = LiveTally(spec.strategies, done_rows)
-    with progress_bar(run_id, spec.all_games, len(done_rows), tally.text(), quiet=quiet) as advance:
+    with (
+        resumable(store, run_id),
+        progress_bar(run_id, spec.all_games, len(done_rows), tally.text(), quiet=quiet) as advance,
+    ):
 
         def on_game(row: GameRow) -> None:
             tally.add(row)

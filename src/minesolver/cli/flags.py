@@ -37,6 +37,7 @@ from .base import (
     one_line,
     open_store,
     refuse_given,
+    resumable,
 )
 from .options import (
     db_option,
@@ -154,7 +155,10 @@ def _execute(store: Store, run_id: str, spec: RunSpec, *, workers: int | None,
         rate = wins[0] / wins[1] if wins[1] else 0.0
         return f"{spec.strategies[0]} wins {rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
-    with progress_bar(run_id, spec.games, len(done), live(), quiet=quiet) as advance:
+    with (
+        resumable(store, run_id),
+        progress_bar(run_id, spec.games, len(done), live(), quiet=quiet) as advance,
+    ):
 
         def on_game(row: FlagsRow) -> None:
             wins[0] += row.winner == 0
