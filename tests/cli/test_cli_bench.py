@@ -602,11 +602,27 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
 def test_a_run_stopped_by_its_time_limit_names_the_run_to_resume(tmp_path, command):
     # with --quiet or --json nothing else named it; and the limit in a compiled kernel
     # was "internal error" most of the time
+    # (limits long enough for the run to be stored first on a busy machine: the
+    # kernels load in a second or two)
     db = tmp_path / "r.sqlite"
     result = run_cli(*command, "--games", "3000", "--db", str(db), "--quiet",
-                     "--max-seconds", "2")
-    assert_one_error_line(result, "it took longer than --max-seconds 2 s "
+                     "--max-seconds", "6")
+    assert_one_error_line(result, "it took longer than --max-seconds 6 s "
                           f"(run r1 in {db}: --resume r1 goes on)")
     resumed = run_cli(command[0], "--resume", "r1", "--db", str(db), "--quiet", "--json",
-                      "--max-seconds", "1")
+                      "--max-seconds", "5")
     assert_one_error_line(resumed, "(run r1 in")
+
+
+def test_resume_reads_options_as_the_run_does(tmp_path):
+    # --start 0,0 is the corner the run started from; no noise shows as "none"
+    db = tmp_path / "r.sqlite"
+    made = run_cli("bench", "--rules", "6x6x5", "--games", "3", "--workers", "1", "--db",
+                   str(db), "--quiet")
+    assert made.returncode == 0, made.stderr
+    same = run_cli("bench", "--resume", "r1", "--start", "0,0", "--db", str(db), "--quiet")
+    assert same.returncode == 0, same.stderr
+    other = run_cli("bench", "--resume", "r1", "--start", "1,1", "--db", str(db))
+    assert_one_error_line(other, "--start 1,1 (the run's: corner): leave it out")
+    noisy = run_cli("bench", "--resume", "r1", "--noise", "cautious", "--db", str(db))
+    assert_one_error_line(noisy, "--noise cautious (the run's: none): leave it out")

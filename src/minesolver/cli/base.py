@@ -16,6 +16,7 @@ from rich.console import Console
 from .. import __version__
 from ..bench import RunSpec, Store
 from ..errors import IllegalMoveError, InputError, LimitError, shorten
+from ..play import Start, format_start
 
 __all__ = [
     "USER_ERRORS",
@@ -135,9 +136,11 @@ VIEWS: dict[str, RunView] = {
     "size": ("--size", lambda s: tuple(sorted({f"{r.width}x{r.height}" for r in s.points}))),
     "densities": ("--densities (mines)", lambda s: tuple(sorted({r.mines for r in s.points}))),
     "first_click": ("--first-click", lambda s: tuple(sorted({r.first_click for r in s.points}))),
-    "noise": ("--noise", lambda s: tuple(sorted({str(r.noise) for r in s.points}))),
+    "noise": ("--noise", lambda s: tuple(sorted({
+        "none" if r.noise is None else str(r.noise) for r in s.points}))),
     "no_guess": ("--no-guess", lambda s: tuple(sorted({r.no_guess for r in s.points}))),
-    "start": ("--start", lambda s: s.start),
+    # 0,0 is the corner on any board: --start 0,0 asks what a run from the corner did
+    "start": ("--start", lambda s: _start_view(s.start)),
     "strategies": ("--strategy", lambda s: s.strategies),
     "games": ("--games", lambda s: s.games),
     "seed": ("--seed", lambda s: s.seed),
@@ -186,6 +189,13 @@ def refuse_workers_with(scheduler: str | None) -> None:
     if scheduler is not None:
         refuse_given({"workers": "--workers"},
                      "for local processes; a Dask cluster's workers are its own")
+
+
+def _start_view(start: Start | None) -> str | None:
+    """A run's start as ``--start`` asks it: ``0,0`` is the corner on any board."""
+    if start is None:
+        return None
+    return "corner" if start in ("corner", (0, 0)) else format_start(start)
 
 
 def _shown(value: object) -> str:
