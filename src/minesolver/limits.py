@@ -169,6 +169,8 @@ def deadline(seconds: float | None, *, what: str = "the time limit") -> Iterator
         expired = cause_of(error, LimitError)
         if expired is None:
             raise
+        for note in getattr(error, "__notes__", ()):  # added on the way up (the run's)
+            expired.add_note(note)
         raise expired from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)

@@ -36,3 +36,15 @@ def test_the_time_limit_in_a_compiled_kernel_is_still_the_time_limit():
 def test_another_system_error_is_left_as_it_is():
     with pytest.raises(SystemError, match="something else"), deadline(10):
         raise SystemError("something else")
+
+
+def test_the_limit_keeps_the_notes_added_on_its_way_up():
+    # the run to resume, noted by the command while numba's SystemError carried it
+    with pytest.raises(LimitError) as caught, deadline(10):
+        try:
+            raise LimitError("it took longer than --max-seconds 2 s")
+        except LimitError:
+            error = SystemError("returned a result with an exception set")
+            error.add_note("run r1 in x.sqlite: --resume r1 goes on")
+            raise error from None
+    assert caught.value.__notes__ == ["run r1 in x.sqlite: --resume r1 goes on"]
