@@ -220,3 +220,24 @@ def test_points_are_paired_on_the_same_boards(tmp_path):
         else:
             assert 40 not in layout.mines
     assert shared > 0
+
+
+def test_report_says_when_a_point_has_fewer_games_than_asked(tmp_path):
+    # a stopped sweep's point read like a finished one, but for its wider interval
+    from minesolver import __version__
+    from minesolver.bench import RunSpec, pending_jobs, run_jobs
+    from minesolver.bench.sweep import density_points
+
+    db = tmp_path / "r.sqlite"
+    spec = RunSpec(points=tuple(density_points(6, 6, [0.1, 0.2, 0.3], ["safe"])),
+                   strategies=("tank",), games=10, seed=3, extra={"paired": True})
+    with Store(db) as store:
+        run_id = store.new_run("sweep", spec, __version__)
+        run_jobs(spec, run_id, store, list(pending_jobs(spec, set()))[:14], workers=1)
+    result = run_cli("report", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if "density" in line]
+    assert len(lines) == 3
+    assert "win" in lines[0] and "games)" not in lines[0]  # all 10
+    assert "(4 of 10 games)" in lines[1]
+    assert lines[2].endswith("no games yet (of 10)")

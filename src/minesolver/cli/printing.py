@@ -186,14 +186,21 @@ def print_flags_run(store: Store, run_id: str, created: str, spec: RunSpec,
     print_flags_summary(out, run_id, spec, summary)
 
 
-def print_sweep_rows(out: Console, table: list[dict[str, Any]]) -> None:
-    """One line per point and strategy of a sweep (``bench.sweep.sweep_table``)."""
+def print_sweep_rows(out: Console, table: list[dict[str, Any]], games: int) -> None:
+    """One line per point and strategy of a sweep (``bench.sweep.sweep_table``), whose
+    points ask for ``games`` each: a point with fewer (a run stopped part way) says so."""
     for row in table:
-        out.print(
+        point = (
             f"{row['strategy']:<10} {row['noise']:<13} {row['first_click']:<8} "
             f"{'no-guess ' if row['no_guess'] else ''}"
             f"{row['width']}x{row['height']}x"
-            f"{row['mines']:<5} density {row['density']:.1%}: win {row['win_rate']:.1%} "
-            f"[{row['ci_lo']:.1%}, {row['ci_hi']:.1%}], needs a guess {row['needs_guess']:.0%}, "
-            f"open rate {row['open_rate']:.1%}"
+            f"{row['mines']:<5} density {row['density']:.1%}:"
+        )
+        if not row["games"]:
+            out.print(f"{point} no games yet (of {games})")
+            continue
+        part = f" ({row['games']} of {games} games)" if row["games"] < games else ""
+        out.print(
+            f"{point} win {row['win_rate']:.1%} [{row['ci_lo']:.1%}, {row['ci_hi']:.1%}]"
+            f"{part}, needs a guess {row['needs_guess']:.0%}, open rate {row['open_rate']:.1%}"
         )

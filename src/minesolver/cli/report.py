@@ -48,7 +48,7 @@ def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
                 f"boards, {len(spec.points)} points of {spec.games} games, start {start}, "
                 f"seed {spec.seed}, {spec.total_games} games planned"
             )
-            print_sweep_rows(console(), table)
+            print_sweep_rows(console(), table, spec.games)
             continue
         data = run_results(store, run_id, spec)
         data.update({"kind": kind, "created": created, "planned_games": spec.total_games})

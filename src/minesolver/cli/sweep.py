@@ -149,5 +149,5 @@ def sweep_cmd(
                                "points": table}))
         return
     out = console()
-    print_sweep_rows(out, table)
+    print_sweep_rows(out, table, spec.games)
     out.print(f"run {run_id} in {db}; wrote {csv_path} and {plot_path}")
