@@ -337,3 +337,20 @@ def test_a_row_edited_by_hand_is_a_store_error_naming_it(tmp_path, column, value
     message = str(caught.value)
     assert message.startswith(f"{path}: game 2 of 'tank' in run {run_id} is damaged (")
     assert why in message and "\n" not in message
+
+
+def test_a_store_in_a_folder_that_cannot_be_written_says_so(tmp_path, monkeypatch):
+    # SQLite said "attempt to write a readonly database" of a writable file: the folder,
+    # where its journal goes, was not (simulated: the tests run as root)
+    from minesolver.bench import store as store_module
+
+    with Store(tmp_path / "results.sqlite") as store:
+        store.db.execute("PRAGMA query_only = ON")  # SQLite's readonly refusal
+        monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)
+        with pytest.raises(StoreError, match=(
+                f"cannot write to the results store: its folder {tmp_path} cannot be "
+                "written, and SQLite keeps its journal beside the store")):
+            store.new_run("bench", SPEC, __version__)
+        monkeypatch.undo()
+        with pytest.raises(StoreError, match="attempt to write a readonly database"):
+            store.new_run("bench", SPEC, __version__)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -228,6 +229,11 @@ class Store:
             with self.db:
                 yield
         except sqlite3.OperationalError as exc:  # full, locked, read-only
+            folder = self.path.absolute().parent
+            if "readonly" in str(exc) and not os.access(folder, os.W_OK):
+                exc = sqlite3.OperationalError(  # the file may be writable: its folder is not
+                    f"its folder {folder} cannot be written, and SQLite keeps its journal "
+                    "beside the store")
             raise StoreError(f"{self.path}: cannot write to the results store: {exc}") from None
         except sqlite3.DatabaseError as exc:  # damaged past the pages opening it read
             raise StoreError(f"{self.path}: the results store is damaged ({exc}); "
