@@ -93,7 +93,6 @@ def message_of(exc: BaseException) -> str:
     return str(exc)
 
 
-
 @contextlib.contextmanager
 def resumable(store: Store, run_id: str) -> Iterator[None]:
     """While a stored run plays: an error or Ctrl-C that ends it says which run
