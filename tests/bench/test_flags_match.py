@@ -77,4 +77,8 @@ def test_a_chunk_is_the_same_games_in_any_worker():
 
 def test_the_summary_of_no_games():
     empty = flags_summary([])
-    assert empty["games"] == 0 and empty["p1_win_rate"] == 0.0 and empty["ci95"][0] == 0.0
+    assert empty["games"] == 0 and empty["ci95"] == [0.0, 1.0]
+    # nothing measured, not a rate of 0 (the table and line say "-")
+    assert all(empty[key] is None for key in (
+        "p1_win_rate", "p1_win_rate_moving_first", "p1_win_rate_moving_second",
+        "p1_mean_score", "p2_bomb_rate", "moves_per_game", "p2_ms_per_game"))

@@ -159,8 +159,10 @@ def test_summary_figures():
 
 def test_summary_of_nothing():
     s = summarize([])
-    assert (s["games"], s["wins"], s["win_rate"]) == (0, 0, 0.0)
+    assert (s["games"], s["wins"], s["win_rate"]) == (0, 0, None)  # not a rate of 0
     assert s["ci95"] == [0.0, 1.0]
+    assert all(s[key] is None for key in ("guesses_per_game", "needs_guess", "open_rate",
+                                          "ms_per_game_mean", "ms_per_game_p95", "bbbv_mean"))
 
 
 def test_comparison_pairs_games_by_index():

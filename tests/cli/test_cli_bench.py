@@ -481,6 +481,9 @@ def test_a_run_stopped_before_its_first_game_reports_no_figures(tmp_path):
     row = next(line for line in result.stdout.splitlines() if "best" in line and "│" in line)
     assert [cell.strip() for cell in row.split("│")[1:-1]] == ["best", "0", "0", *["-"] * 6]
     assert "0.00%" not in result.stdout and "best: no game played yet" in result.stdout
+    data = json.loads(run_cli("report", "--db", str(db), "--json").stdout)["results"][0]
+    assert data["games"] == 0 and data["win_rate"] is None  # was 0.0, as if measured
+    assert data["ms_per_game_mean"] is None and data["open_rate"] is None
 
 
 def test_the_open_rate_of_no_opened_game_is_a_dash(tmp_path):

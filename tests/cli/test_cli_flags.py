@@ -146,3 +146,17 @@ def test_human_moves_second_when_asked():
     assert result.returncode == 0
     out = result.stdout
     assert out.index("P2 (exact) opens") < out.index("your move")
+
+
+def test_a_match_stopped_before_its_first_game_reports_no_figures(tmp_path):
+    db = tmp_path / "results.sqlite"
+    made = run_cli("flags", "--p1", "exact", "--p2", "mc", "--games", "2", "--workers", "1",
+                   "--db", str(db), "--quiet")
+    assert made.returncode == 0, made.stderr
+    with sqlite3.connect(str(db)) as con:  # as a match stopped before its first game is kept
+        con.execute("DELETE FROM flags_games")
+    result = run_cli("report", "--db", str(db))
+    assert result.returncode == 0, result.stderr
+    assert "0.0%" not in result.stdout and "0 of 2 games: no game played yet" in result.stdout
+    data = json.loads(run_cli("report", "--db", str(db), "--json").stdout)
+    assert data["games"] == 0 and data["p1_win_rate"] is None

@@ -132,6 +132,11 @@ def run_flags(
                finish=finish)
 
 
+def _share(total: float, games: int) -> float | None:
+    """``total`` per game, or ``None`` over no games (nothing measured, not 0)."""
+    return total / games if games else None
+
+
 def flags_summary(rows: Sequence[FlagsRow]) -> dict[str, Any]:
     """Wins of each side, p1's win rate with its 95% Wilson interval, and more.
 
@@ -150,22 +155,18 @@ def flags_summary(rows: Sequence[FlagsRow]) -> dict[str, Any]:
         "p1_wins": p1_wins,
         "p2_wins": p2_wins,
         "draws": games - p1_wins - p2_wins,
-        "p1_win_rate": p1_wins / games if games else 0.0,
+        "p1_win_rate": _share(p1_wins, games),
         "ci95": [lo, hi],
-        "p1_win_rate_moving_first": (
-            sum(1 for r in first if r.winner == 0) / len(first) if first else 0.0
+        "p1_win_rate_moving_first": _share(sum(1 for r in first if r.winner == 0), len(first)),
+        "p1_win_rate_moving_second": _share(
+            sum(1 for r in rows if r.first == 1 and r.winner == 0), games - len(first)
         ),
-        "p1_win_rate_moving_second": (
-            sum(1 for r in rows if r.first == 1 and r.winner == 0) / (games - len(first))
-            if games > len(first)
-            else 0.0
-        ),
-        "p1_mean_score": sum(r.p1_score for r in rows) / games if games else 0.0,
-        "p2_mean_score": sum(r.p2_score for r in rows) / games if games else 0.0,
-        "p1_bomb_rate": sum(r.p1_bomb for r in rows) / games if games else 0.0,
-        "p2_bomb_rate": sum(r.p2_bomb for r in rows) / games if games else 0.0,
-        "moves_per_game": sum(r.moves for r in rows) / games if games else 0.0,
-        "p1_ms_per_game": 1000 * sum(r.p1_seconds for r in rows) / games if games else 0.0,
-        "p2_ms_per_game": 1000 * sum(r.p2_seconds for r in rows) / games if games else 0.0,
+        "p1_mean_score": _share(sum(r.p1_score for r in rows), games),
+        "p2_mean_score": _share(sum(r.p2_score for r in rows), games),
+        "p1_bomb_rate": _share(sum(r.p1_bomb for r in rows), games),
+        "p2_bomb_rate": _share(sum(r.p2_bomb for r in rows), games),
+        "moves_per_game": _share(sum(r.moves for r in rows), games),
+        "p1_ms_per_game": _share(1000 * sum(r.p1_seconds for r in rows), games),
+        "p2_ms_per_game": _share(1000 * sum(r.p2_seconds for r in rows), games),
         **sampling_rates(rows),
     }

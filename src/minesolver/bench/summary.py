@@ -24,25 +24,38 @@ __all__ = ["compare", "comparison_json", "run_results", "study_measures", "summa
 
 
 def summarize(rows: Sequence[GameRow]) -> dict[str, Any]:
-    """Summary of one strategy's games (all rows share the strategy)."""
+    """Summary of one strategy's games (all rows share the strategy).  With no
+    games (a run stopped before its first), every rate and time is ``None``: there
+    is nothing to measure, not a measure of 0."""
     n = len(rows)
     wins = sum(1 for r in rows if r.won)
     lo, hi = wilson(wins, n)
-    ms = [r.seconds * 1000 for r in rows]
     out: dict[str, Any] = {
         "strategy": rows[0].strategy if rows else None,
         "games": n,
         "wins": wins,
-        "win_rate": wins / n if n else 0.0,
+        "win_rate": None,
         "ci95": [lo, hi],
-        "guesses_per_game": statistics.fmean(r.guesses for r in rows) if rows else 0.0,
-        "needs_guess": sum(1 for r in rows if r.guesses > 0) / n if n else 0.0,
-        "open_rate": statistics.fmean(r.opened / r.safe_cells for r in rows) if rows else 0.0,
-        "ms_per_game_mean": statistics.fmean(ms) if ms else 0.0,
-        "ms_per_game_median": statistics.median(ms) if ms else 0.0,
-        "ms_per_game_p95": _quantile(ms, 0.95),
-        "bbbv_mean": statistics.fmean(r.bbbv for r in rows) if rows else 0.0,
+        "guesses_per_game": None,
+        "needs_guess": None,
+        "open_rate": None,
+        "ms_per_game_mean": None,
+        "ms_per_game_median": None,
+        "ms_per_game_p95": None,
+        "bbbv_mean": None,
     }
+    if n:
+        ms = [r.seconds * 1000 for r in rows]
+        out.update({
+            "win_rate": wins / n,
+            "guesses_per_game": statistics.fmean(r.guesses for r in rows),
+            "needs_guess": sum(1 for r in rows if r.guesses > 0) / n,
+            "open_rate": statistics.fmean(r.opened / r.safe_cells for r in rows),
+            "ms_per_game_mean": statistics.fmean(ms),
+            "ms_per_game_median": statistics.median(ms),
+            "ms_per_game_p95": _quantile(ms, 0.95),
+            "bbbv_mean": statistics.fmean(r.bbbv for r in rows),
+        })
     out.update(study_measures(rows))
     return out
 
@@ -88,8 +101,6 @@ def _measures(row: GameRow) -> dict[str, int] | None:
 
 
 def _quantile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 

@@ -105,13 +105,13 @@ def print_results(out: Console, data: dict[str, Any]) -> None:
         table.add_column(column, justify="right" if column != "strategy" else "left")
     for s in data["results"]:
         lo, hi = s["ci95"]
-        figures: tuple[str, ...] = (
-            f"{s['win_rate']:.2%}", f"[{lo:.2%}, {hi:.2%}]", f"{s['guesses_per_game']:.2f}",
-            f"{s['open_rate']:.1%}", f"{s['ms_per_game_mean']:.1f}",
-            f"{s['ms_per_game_median']:.1f}",
-        )
-        if not s["games"]:  # a run stopped before its first game: figures of nothing
-            figures = ("-",) * len(figures)
+        figures: tuple[str, ...] = ("-",) * 6  # a run stopped before its first game
+        if s["games"]:
+            figures = (
+                f"{s['win_rate']:.2%}", f"[{lo:.2%}, {hi:.2%}]", f"{s['guesses_per_game']:.2f}",
+                f"{s['open_rate']:.1%}", f"{s['ms_per_game_mean']:.1f}",
+                f"{s['ms_per_game_median']:.1f}",
+            )
         table.add_row(s["strategy"], str(s["games"]), str(s["wins"]), *figures)
     out.print(table)
     for s in data["results"]:
@@ -146,24 +146,31 @@ def print_flags_summary(out: Console, run_id: str, spec: RunSpec, s: dict[str, A
     for column in ("player", "wins", "win rate", "95% CI", "mean mines", "bombed",
                    "ms/game"):
         table.add_column(column, justify="left" if column == "player" else "right")
-    lo, hi = s["ci95"]
-    games = s["games"] or 1
-    table.add_row(f"p1 {p1}", str(s["p1_wins"]), f"{s['p1_win_rate']:.1%}",
-                  f"[{lo:.1%}, {hi:.1%}]", f"{s['p1_mean_score']:.1f}",
-                  f"{s['p1_bomb_rate']:.0%}", f"{s['p1_ms_per_game']:.0f}")
-    lo2, hi2 = wilson(s["p2_wins"], s["games"])
-    table.add_row(f"p2 {p2}", str(s["p2_wins"]), f"{s['p2_wins'] / games:.1%}",
-                  f"[{lo2:.1%}, {hi2:.1%}]", f"{s['p2_mean_score']:.1f}",
-                  f"{s['p2_bomb_rate']:.0%}", f"{s['p2_ms_per_game']:.0f}")
+    games = s["games"]
+    for seat, name, wins in (("p1", p1, s["p1_wins"]), ("p2", p2, s["p2_wins"])):
+        lo, hi = wilson(wins, games)
+        figures: tuple[str, ...] = ("-",) * 5  # a match stopped before its first game
+        if games:
+            figures = (f"{wins / games:.1%}", f"[{lo:.1%}, {hi:.1%}]",
+                       f"{s[f'{seat}_mean_score']:.1f}", f"{s[f'{seat}_bomb_rate']:.0%}",
+                       f"{s[f'{seat}_ms_per_game']:.0f}")
+        table.add_row(f"{seat} {name}", str(wins), *figures)
     out.print(table)
     for seat, name in (("p1", p1), ("p2", p2)):
         rate = s.get(f"{seat}_boards_per_second")
         if rate is not None:
             out.print(f"{seat} {name} sampled {rate:,.0f} boards per second of sampling")
+    if not games:
+        out.print(f"0 of {spec.games} games: no game played yet")
+        return
+
+    def share(key: str) -> str:
+        return "-" if s[key] is None else f"{s[key]:.1%}"
+
     out.print(
-        f"{s['games']} of {spec.games} games, {s['draws']} draws; p1 wins "
-        f"{s['p1_win_rate_moving_first']:.1%} moving first, "
-        f"{s['p1_win_rate_moving_second']:.1%} moving second; "
+        f"{games} of {spec.games} games, {s['draws']} draws; p1 wins "
+        f"{share('p1_win_rate_moving_first')} moving first, "
+        f"{share('p1_win_rate_moving_second')} moving second; "
         f"{s['moves_per_game']:.1f} moves per game"
     )
 
