@@ -158,8 +158,11 @@ def deadline(seconds: float | None, *, what: str = "the time limit") -> Iterator
         return
     assert seconds is not None
 
+    raised: list[LimitError] = []  # the timer's own, told apart from any other
+
     def expire(signum: int, frame: FrameType | None) -> None:
-        raise LimitError(f"it took longer than {what} {seconds:g} s", limit="seconds")
+        raised.append(LimitError(f"it took longer than {what} {seconds:g} s", limit="seconds"))
+        raise raised[-1]
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -167,8 +170,8 @@ def deadline(seconds: float | None, *, what: str = "the time limit") -> Iterator
         yield
     except SystemError as error:  # the limit met a compiled kernel (numba) mid-call
         expired = cause_of(error, LimitError)
-        if expired is None:
-            raise
+        if expired is None or not any(expired is own for own in raised):
+            raise  # another error, or a limit met earlier that was being handled
         for note in getattr(error, "__notes__", ()):  # added on the way up (the run's)
             expired.add_note(note)
         raise expired from None

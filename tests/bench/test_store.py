@@ -171,11 +171,8 @@ FOREIGN = {
         "CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT)",
         "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)",
     ],
-    "a store's tables beside someone else's": [
-        *(line.strip().rstrip(";") for line in SCHEMA.split(";\n") if line.strip()),
-        "CREATE TABLE recipes (name TEXT, minutes INTEGER)",
-    ],
 }
+STORE_TABLES = [line.strip().rstrip(";") for line in SCHEMA.split(";\n") if line.strip()]
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"create": False}, {"readonly": True}])
@@ -198,6 +195,39 @@ def test_a_foreign_sqlite_file_is_refused_and_left_alone(tmp_path, kwargs, schem
         assert sorted(r[0] for r in con.execute("SELECT name FROM sqlite_master")) == tables
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     con.close()
+
+
+def test_a_store_s_tables_beside_someone_else_s_are_read_and_no_table_is_added(tmp_path):
+    path = tmp_path / "shared.sqlite"
+    with sqlite3.connect(path) as con:
+        for statement in [*STORE_TABLES, "CREATE TABLE recipes (name TEXT, minutes INTEGER)"]:
+            con.execute(statement)
+    con.close()
+    before = path.read_bytes()
+    for kwargs in ({}, {"create": False}, {"readonly": True}):  # all three tables: a store
+        with Store(path, **kwargs) as store:
+            assert store.runs() == []
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as con:  # an older store's two tables beside the recipes
+        con.execute("DROP TABLE flags_games")
+    con.close()
+    before = path.read_bytes()
+    with Store(path, readonly=True) as store:
+        assert store.runs() == []
+    with pytest.raises(StoreError, match="not a minesolver results store"):
+        Store(path)  # would add a table to a file that holds someone else's
+    assert path.read_bytes() == before
+
+
+def test_a_store_whose_columns_differ_names_the_table(tmp_path):
+    path = tmp_path / "newer.sqlite"
+    with Store(path) as store:
+        store.db.execute("ALTER TABLE games ADD COLUMN future TEXT")
+        store.db.commit()
+    with pytest.raises(StoreError, match=(
+            "not a minesolver results store of this version: its games table has other "
+            "columns")):
+        Store(path, readonly=True)
 
 
 @pytest.mark.parametrize("name", [":memory:", "file:results.sqlite", "file:x?mode=memory"])
@@ -354,3 +384,10 @@ def test_a_store_in_a_folder_that_cannot_be_written_says_so(tmp_path, monkeypatc
         monkeypatch.undo()
         with pytest.raises(StoreError, match="attempt to write a readonly database"):
             store.new_run("bench", SPEC, __version__)
+
+
+def test_a_bug_s_sqlite_error_is_not_called_damage(tmp_path):
+    # IntegrityError is a DatabaseError too: a bug, not a store to throw away
+    with Store(tmp_path / "results.sqlite") as store, pytest.raises(sqlite3.IntegrityError), \
+            store._writing():
+        store.db.execute("INSERT INTO runs VALUES (NULL, NULL, NULL, NULL, NULL)")

@@ -40,11 +40,27 @@ def test_another_system_error_is_left_as_it_is():
 
 def test_the_limit_keeps_the_notes_added_on_its_way_up():
     # the run to resume, noted by the command while numba's SystemError carried it
-    with pytest.raises(LimitError) as caught, deadline(10):
+    with pytest.raises(LimitError) as caught, deadline(0.01):
         try:
-            raise LimitError("it took longer than --max-seconds 2 s")
+            while True:  # until the timer's own LimitError
+                pass
         except LimitError:
             error = SystemError("returned a result with an exception set")
             error.add_note("run r1 in x.sqlite: --resume r1 goes on")
             raise error from None
     assert caught.value.__notes__ == ["run r1 in x.sqlite: --resume r1 goes on"]
+
+
+def test_a_limit_met_earlier_and_being_handled_is_not_the_timer_s():
+    # Ctrl-C in a kernel called while an EngineLimitError was handled: the walk found that
+    # older limit and reported it as the user's error, where the run was interrupted
+    from minesolver.errors import EngineLimitError
+
+    with pytest.raises(SystemError, match="kernel"), deadline(30):
+        try:
+            raise EngineLimitError("front 1 is 80 clues wide")
+        except EngineLimitError:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                raise SystemError("kernel") from None

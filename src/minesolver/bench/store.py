@@ -193,15 +193,22 @@ class Store:
                 row[0]
                 for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
+            # checked before anything is written: someone else's file is left as it is
+            others = {t for t in tables if not t.startswith("sqlite_")} - _TABLES
             if (
                 (tables and not {"runs", "games"} <= tables)
                 or (not tables and (readonly or not create))
-                or any(_columns(self.db, t) != _COLUMNS[t] for t in tables & _TABLES)
-                or {t for t in tables if not t.startswith("sqlite_")} - _TABLES
+                or (others and not readonly and not tables >= _TABLES)  # no table added
             ):
-                # checked before anything is written: someone else's file is left as it is
                 self.db.close()
                 raise StoreError(f"{self.path} is a SQLite file but not a minesolver results store")
+            differ = sorted(t for t in tables & _TABLES if _columns(self.db, t) != _COLUMNS[t])
+            if differ:
+                self.db.close()
+                raise StoreError(
+                    f"{self.path} is a SQLite file but not a minesolver results store of this "
+                    f"version: its {differ[0]} table has other columns (another program's "
+                    "file, or another version of minesolver's store)")
             if not readonly and not tables >= _TABLES:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 # all tables or none: a store killed while being made is not half a store
@@ -229,13 +236,15 @@ class Store:
             with self.db:
                 yield
         except sqlite3.OperationalError as exc:  # full, locked, read-only
-            folder = self.path.absolute().parent
+            folder = self.path.resolve().parent  # a link's target's: the journal goes there
             if "readonly" in str(exc) and not os.access(folder, os.W_OK):
                 exc = sqlite3.OperationalError(  # the file may be writable: its folder is not
                     f"its folder {folder} cannot be written, and SQLite keeps its journal "
                     "beside the store")
             raise StoreError(f"{self.path}: cannot write to the results store: {exc}") from None
         except sqlite3.DatabaseError as exc:  # damaged past the pages opening it read
+            if type(exc) is not sqlite3.DatabaseError:  # IntegrityError and such: a bug
+                raise
             raise StoreError(f"{self.path}: the results store is damaged ({exc}); "
                              "nothing more can be written to it") from None
 

@@ -101,7 +101,7 @@ def _run(argv: list[str] | None) -> None:
             raise
         click.echo(
             f"minesolver: internal error: {type(exc).__name__}: {one_line(str(exc))} "
-            "(set MINESOLVER_DEBUG=1 to see where)",
+            f"(set MINESOLVER_DEBUG=1 to see where){with_notes('', exc)}",
             err=True,
         )
         sys.exit(1)
