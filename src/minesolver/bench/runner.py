@@ -331,11 +331,14 @@ def run_jobs(
     scheduler: str | None = None,
     on_game: Callback | None = None,
     chunk: int | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> None:
     """Play ``jobs`` and store every game as it finishes.
 
     ``workers``: local processes (default: all cores; 1 plays in this process).
-    ``scheduler``: a Dask scheduler address (``tcp://host:port``) instead.
+    ``scheduler``: a Dask scheduler address (``tcp://host:port``) instead; while it
+    has no worker for :data:`IDLE_SECONDS`, ``on_note`` is told (the run waits: an
+    adaptive cluster may be starting some).
     ``chunk``: games per task (default :data:`CHUNK`, one on boards past
     :data:`BIG_BOARD` cells, so progress and a stop lose little).
     """
@@ -349,7 +352,7 @@ def run_jobs(
                 on_game(row)
 
     if scheduler is not None:
-        _run_dask(spec, run_id, jobs, scheduler, finish, chunk)
+        _run_dask(spec, run_id, jobs, scheduler, finish, chunk, on_note)
         return
     run_chunks(play_chunk, (spec, run_id), jobs, workers=workers, chunk=chunk, finish=finish)
 
@@ -359,14 +362,12 @@ def check_scheduler(scheduler: str) -> None:
     before it stores a run, so an unreachable or unreadable address leaves no empty
     run behind.  Raises as :func:`run_jobs` would (``InputError`` for an address
     that cannot be read, ``ConnectionError`` when nothing can be reached there in
-    :data:`CONNECT_SECONDS`, or what is there does not answer as Dask in twice that,
-    or no worker joins it in :data:`WORKERS_SECONDS`)."""
+    :data:`CONNECT_SECONDS`, or what is there does not answer as Dask in twice that)."""
     _connect(scheduler).close()
 
 
 CONNECT_SECONDS = 10.0  # to reach the scheduler; as long again for it to answer
-WORKERS_SECONDS = 10.0  # for a first worker to join a scheduler that has none
-IDLE_SECONDS = 60.0  # a run whose scheduler has had no worker this long stops
+IDLE_SECONDS = 30.0  # a scheduler with no worker this long is told of (the run waits)
 
 
 def _connect(scheduler: str) -> Any:
@@ -398,16 +399,7 @@ def _connect(scheduler: str) -> Any:
                               f"{2 * CONNECT_SECONDS:.0f} s: is a Dask scheduler listening there?")
     error = made.get("error")
     if error is None:
-        client = made["client"]
-        try:
-            client.wait_for_workers(1, timeout=WORKERS_SECONDS)
-        except TimeoutError:
-            client.close()
-            raise ConnectionError(
-                f"the Dask scheduler at {scheduler} has no workers (none joined in "
-                f"{WORKERS_SECONDS:g} s): start some with `dask worker {scheduler}`"
-            ) from None
-        return client
+        return made["client"]
     if isinstance(error, (OSError, TimeoutError)):
         raise ConnectionError(f"cannot reach the Dask scheduler at {scheduler}: {error}")
     if isinstance(error, MemoryError):  # bytes read as a message's length: not dask
@@ -427,69 +419,72 @@ def _run_dask(
     scheduler: str,
     finish: Callable[[list[GameRow]], None],
     chunk: int,
+    on_note: Callable[[str], None] | None = None,
 ) -> None:
     client = _connect(scheduler)
     from dask.distributed import as_completed  # there: _connect has imported it
 
-    flight: set[Any] = set()  # the futures not yet finished
-    idle = _watch_workers(client, flight)
+    done = _watch_workers(client, scheduler, on_note)
     try:
-        total = sum(info.get("nthreads", 1) for info in client.scheduler_info()["workers"].values())
-        limit = max(2, 3 * total)
         parts = chunks(jobs, chunk)
         futures: Any = as_completed()  # type: ignore[no-untyped-call]
+        in_flight = 0
 
-        def submit(part: list[Job]) -> None:
-            future = client.submit(play_chunk, spec, run_id, part, pure=False)
-            flight.add(future)
-            futures.add(future)
+        def top_up() -> None:  # three chunks per worker thread there is now, at least two
+            nonlocal in_flight
+            threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+            while in_flight < max(2, 3 * threads):
+                part = next(parts, [])
+                if not part:
+                    return
+                futures.add(client.submit(play_chunk, spec, run_id, part, pure=False))
+                in_flight += 1
 
-        for part in parts:
-            submit(part)
-            if len(flight) >= limit:
-                break
+        top_up()
         for future in futures:
             finish(future.result())
-            flight.discard(future)
-            part = next(parts, [])
-            if part:
-                submit(part)
+            in_flight -= 1
+            top_up()  # workers may have joined (an adaptive cluster) or left
     except (CancelledError, OSError) as exc:  # the scheduler went away (dask cancels all)
-        if idle.is_set():
-            raise ConnectionError(
-                f"the Dask scheduler at {scheduler} has had no workers for "
-                f"{IDLE_SECONDS:g} s: the games finished are stored, and --resume plays "
-                "the rest once workers are back"
-            ) from None
         raise ConnectionError(
             f"lost the Dask scheduler at {scheduler} ({type(exc).__name__}): the games "
             "finished are stored, and --resume plays the rest"
         ) from None
     finally:
-        idle.set()  # also ends the watch
+        done.set()  # ends the watch
         client.close()
 
 
-def _watch_workers(client: Any, flight: set[Any]) -> threading.Event:
-    """Watch, on a thread, that the scheduler has workers: once it has had none for
-    :data:`IDLE_SECONDS` (they all died, and none came back), the futures in
-    ``flight`` are cancelled, so the run ends instead of waiting forever.  The event
-    returned is set then; setting it ends the watch."""
-    idle = threading.Event()
+def _watch_workers(
+    client: Any, scheduler: str, on_note: Callable[[str], None] | None
+) -> threading.Event:
+    """Watch, on a thread, that the scheduler has workers, and tell ``on_note`` when
+    it has had none for :data:`IDLE_SECONDS` (at the start, or once they all left),
+    and again when one is back: the run waits for them, since an adaptive cluster
+    starts its workers when work is asked of it.  Setting the event returned ends
+    the watch."""
+    done = threading.Event()
 
     def watch() -> None:
         since = time.monotonic()
-        while not idle.wait(1.0):
+        told = False
+        while not done.wait(1.0):
             try:
                 workers = client.scheduler_info(n_workers=1)["workers"]
-            except Exception:  # the scheduler went away: the run's own error says so
-                return
+            except Exception:  # a slow or lost scheduler: the run's own error says so
+                continue
             if workers:
                 since = time.monotonic()
-            elif time.monotonic() - since >= IDLE_SECONDS:
-                idle.set()
-                client.cancel(list(flight.copy()))  # a copy: one step, as the run adds
-                return
+                if told and on_note is not None:
+                    on_note(f"the Dask scheduler at {scheduler} has workers again")
+                told = False
+            elif not told and time.monotonic() - since >= IDLE_SECONDS:
+                told = True
+                if on_note is not None:
+                    on_note(f"the Dask scheduler at {scheduler} has had no worker for "
+                            f"{IDLE_SECONDS:g} s; the run waits for one (start some with "
+                            f"`dask worker {scheduler}`, or stop with Ctrl-C: --resume goes "
+                            "on)")
 
     threading.Thread(target=watch, name="dask-workers", daemon=True).start()
-    return idle
+    return done

@@ -105,7 +105,11 @@ def execute(
 
         with quiet_dask(scheduler):
             run_jobs(spec, run_id, store, jobs, workers=workers, scheduler=scheduler,
-                     on_game=on_game)
+                     on_game=on_game, on_note=_note)
+
+
+def _note(text: str) -> None:
+    click.echo(f"minesolver: note: {text}", err=True)
 
 
 @contextlib.contextmanager
