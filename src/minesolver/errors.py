@@ -44,6 +44,7 @@ __all__ = [
     "cause_of",
     "counted",
     "is_whole",
+    "make_whole",
     "percent",
     "printable",
     "quote",
@@ -62,6 +63,30 @@ def is_whole(value: object) -> bool:
     (True, False, False)
     """
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def make_whole(
+    obj: object, names: tuple[str, ...], error: type[Exception], owner: str = ""
+) -> None:
+    """Make each field ``names`` of the frozen dataclass ``obj`` a plain ``int`` (numpy's
+    integers become ints); a float, a bool or anything else raises ``error`` naming the
+    field (``owner``: whose it is, as in "the layout's width").
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Size:
+    ...     width: object
+    ...     def __post_init__(self): make_whole(self, ("width",), ValueError)
+    >>> Size(True)
+    Traceback (most recent call last):
+    ValueError: width must be an integer, got True
+    """
+    for name in names:
+        value = getattr(obj, name)
+        if type(value) is not int:
+            if not is_whole(value):
+                raise error(f"{owner}{name} must be an integer, got {value!r}")
+            object.__setattr__(obj, name, int(value))
 
 
 def cause_of(error: BaseException, kinds: type[_E] | tuple[type[_E], ...]) -> _E | None:

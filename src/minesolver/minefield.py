@@ -22,7 +22,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from .errors import InputError, OffBoardError, is_whole
+from .errors import InputError, OffBoardError, is_whole, make_whole
 from .geometry import Grid, neighbour_sum
 
 __all__ = ["FLAGGED", "HIDDEN", "OPEN", "Layout", "Minefield"]
@@ -43,10 +43,7 @@ class Layout:
     mines: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        for name in ("width", "height"):
-            if not is_whole(getattr(self, name)):
-                raise InputError(f"the layout's {name} must be an integer, "
-                                 f"got {getattr(self, name)!r}")
+        make_whole(self, ("width", "height"), InputError, "the layout's ")
         if self.width < 1 or self.height < 1:
             raise InputError(f"board size must be positive, got {self.width}x{self.height}")
         # a value: a sorted tuple of ints, whatever sequence (a list, an array) was given
@@ -65,8 +62,6 @@ class Layout:
             raise OffBoardError(f"mine index {bad} is off the {self.width}x{self.height} board")
         if len(set(mines)) != len(mines):
             raise InputError("a mine index appears twice in the layout")
-        object.__setattr__(self, "width", int(self.width))
-        object.__setattr__(self, "height", int(self.height))
         object.__setattr__(self, "mines", mines)
 
     @classmethod

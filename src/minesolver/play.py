@@ -21,7 +21,7 @@ from typing import Literal
 
 from .analysis import Analysis
 from .analysis.deduce import Deducer
-from .errors import EngineLimitError, InputError, OffBoardError, quote
+from .errors import EngineLimitError, InputError, OffBoardError, is_whole, quote
 from .game import Game, Layer, first_click_broken
 from .minefield import Layout
 from .noguess import no_guess_layout
@@ -79,7 +79,7 @@ def start_cell(rules: Rules, start: Start) -> tuple[int, int]:
     if start == "center":
         return (rules.height // 2, rules.width // 2)
     if (isinstance(start, str) or not isinstance(start, tuple | list) or len(start) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in start)):
+            or not all(is_whole(x) for x in start)):
         raise InputError(f"start must be 'corner', 'center' or (row, col), got {start!r}")
     row, col = start
     if not (0 <= row < rules.height and 0 <= col < rules.width):

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .codes import BLANK, COVERED, FLAG, MINE, is_covered, is_marked, is_number
-from .errors import InputError, OffBoardError, counted, is_whole, quote
+from .errors import InputError, OffBoardError, counted, make_whole, quote
 from .geometry import Grid
 
 __all__ = ["EXAMPLE_POSITION", "Position", "PositionError"]
@@ -56,13 +56,7 @@ class Position:
     cells: bytes
 
     def __post_init__(self) -> None:
-        for name in ("width", "height", "mines"):
-            value = getattr(self, name)
-            if type(value) is not int:  # numpy's integers become ints; floats are refused
-                if not is_whole(value):
-                    raise PositionError(f"the position's {name} must be an integer, "
-                                        f"got {value!r}")
-                object.__setattr__(self, name, int(value))
+        make_whole(self, ("width", "height", "mines"), PositionError, "the position's ")
         if type(self.cells) is not bytes:  # a bytearray would make a changeable position
             if not isinstance(self.cells, bytearray | memoryview):
                 raise PositionError(f"cells must be bytes of cell codes, got "

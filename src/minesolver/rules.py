@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from .errors import InputError, counted, is_whole, quote
+from .errors import InputError, counted, make_whole, quote
 from .noise import NoiseModel, parse_noise
 
 __all__ = [
@@ -73,12 +73,7 @@ class Rules:
     no_guess: bool = field(default=False, kw_only=True)  # see minesolver.noguess
 
     def __post_init__(self) -> None:
-        for name in ("width", "height", "mines"):
-            value = getattr(self, name)
-            if type(value) is not int:  # numpy's integers become ints; bools are refused
-                if not is_whole(value):
-                    raise RulesError(f"{name} must be an integer, got {value!r}")
-                object.__setattr__(self, name, int(value))
+        make_whole(self, ("width", "height", "mines"), RulesError)
         if self.width < 1 or self.height < 1:
             raise RulesError(f"board size must be positive, got {self.width}x{self.height}")
         if self.width * self.height > MAX_CELLS:

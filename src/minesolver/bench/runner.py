@@ -424,7 +424,7 @@ def _run_dask(
     client = _connect(scheduler)
     from dask.distributed import as_completed  # there: _connect has imported it
 
-    done = _watch_workers(client, scheduler, on_note)
+    workers = _Workers(client, scheduler, on_note)
     try:
         parts = chunks(jobs, chunk)
         futures: Any = as_completed()  # type: ignore[no-untyped-call]
@@ -432,8 +432,7 @@ def _run_dask(
 
         def top_up() -> None:  # three chunks per worker thread there is now, at least two
             nonlocal in_flight
-            threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-            while in_flight < max(2, 3 * threads):
+            while in_flight < max(2, 3 * workers.threads):
                 part = next(parts, [])
                 if not part:
                     return
@@ -451,40 +450,58 @@ def _run_dask(
             "finished are stored, and --resume plays the rest"
         ) from None
     finally:
-        done.set()  # ends the watch
+        workers.stop()
         client.close()
 
 
-def _watch_workers(
-    client: Any, scheduler: str, on_note: Callable[[str], None] | None
-) -> threading.Event:
-    """Watch, on a thread, that the scheduler has workers, and tell ``on_note`` when
-    it has had none for :data:`IDLE_SECONDS` (at the start, or once they all left),
-    and again when one is back: the run waits for them, since an adaptive cluster
-    starts its workers when work is asked of it.  Setting the event returned ends
-    the watch."""
-    done = threading.Event()
+class _Workers:
+    """The worker threads a Dask scheduler has, looked at once a second on a thread of
+    its own (``threads``: the last count), telling ``on_note`` when it has had no
+    worker for :data:`IDLE_SECONDS` (at the start, or once they all left) and again
+    when one is back: the run waits for them, since an adaptive cluster starts its
+    workers when work is asked of it."""
 
-    def watch() -> None:
+    def __init__(
+        self, client: Any, scheduler: str, on_note: Callable[[str], None] | None
+    ) -> None:
+        self.client, self.scheduler, self.on_note = client, scheduler, on_note
+        self.threads = self._look() or 0
+        self._done = threading.Event()
+        threading.Thread(target=self._watch, name="dask-workers", daemon=True).start()
+
+    def stop(self) -> None:
+        self._done.set()
+
+    def _look(self) -> int | None:
+        """The scheduler's worker threads now; ``None`` when it does not answer (a
+        slow or lost scheduler: the run's own error says so)."""
+        try:
+            info = self.client.scheduler_info(n_workers=1)
+        except Exception:
+            return None
+        return int(info.get("total_threads", sum(
+            w.get("nthreads", 1) for w in info["workers"].values())))
+
+    def _watch(self) -> None:
         since = time.monotonic()
         told = False
-        while not done.wait(1.0):
-            try:
-                workers = client.scheduler_info(n_workers=1)["workers"]
-            except Exception:  # a slow or lost scheduler: the run's own error says so
+        while not self._done.wait(1.0):
+            threads = self._look()
+            if threads is None:
                 continue
-            if workers:
+            self.threads = threads
+            if threads:
                 since = time.monotonic()
-                if told and on_note is not None:
-                    on_note(f"the Dask scheduler at {scheduler} has workers again")
+                if told:
+                    self._note(f"the Dask scheduler at {self.scheduler} has workers again")
                 told = False
             elif not told and time.monotonic() - since >= IDLE_SECONDS:
                 told = True
-                if on_note is not None:
-                    on_note(f"the Dask scheduler at {scheduler} has had no worker for "
-                            f"{IDLE_SECONDS:g} s; the run waits for one (start some with "
-                            f"`dask worker {scheduler}`, or stop with Ctrl-C: --resume goes "
-                            "on)")
+                self._note(f"the Dask scheduler at {self.scheduler} has had no worker for "
+                           f"{IDLE_SECONDS:g} s; the run waits for one (start some with "
+                           f"`dask worker {self.scheduler}`, or stop with Ctrl-C: --resume "
+                           "goes on)")
 
-    threading.Thread(target=watch, name="dask-workers", daemon=True).start()
-    return done
+    def _note(self, text: str) -> None:
+        if self.on_note is not None:
+            self.on_note(text)
