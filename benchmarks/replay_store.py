@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                 other = {g.game_index: outcome(g)
                          for g in store.games(run_id, opts.differing_from)}
                 rows = [g for g in rows if other.get(g.game_index, outcome(g)) != outcome(g)]
-        layouts = load_layouts(spec.layouts) if spec.layouts else None
+        layouts = load_layouts(spec)
     except MinesolverError as err:
         print(f"replay_store: {err}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,6 +47,10 @@ class FormatError(InputError):
 
 
 MAX_JSON_DIGITS = 40  # no number minesolver reads is longer; a longer one is an attack
+
+
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_JSON_DIGITS + 1}}}")  # only where it occurs
+_LONG_NUMBER_BYTES = re.compile(_LONG_NUMBER.pattern.encode())  # is the check slow
 
 
 def _bounded_int(text: str) -> int:
@@ -90,6 +95,10 @@ def read_json(text: str | bytes) -> Any:
     minesolver.formats.FormatError: not JSON: expecting value at character 6
     """
     try:
+        long_number = (_LONG_NUMBER.search(text) if isinstance(text, str)
+                       else _LONG_NUMBER_BYTES.search(text))
+        if long_number is None:  # no number can be too long: C's own ints are as good
+            return json.loads(text, parse_constant=_no_constant)
         return json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         why = exc.msg[:1].lower() + exc.msg[1:]
@@ -205,7 +214,7 @@ def read_layouts(source: str | IO[str]) -> Iterator[Layout]:
             isinstance(width, int) and not isinstance(width, bool)
             and isinstance(height, int) and not isinstance(height, bool)
             and isinstance(mines, list)
-            and all(isinstance(m, int) and not isinstance(m, bool) for m in mines)
+            and set(map(type, mines)) <= {int}  # JSON's own types: not true/false
         ):
             raise FormatError(
                 f"layout line {number}: width and height must be integers and mines a list "
@@ -226,8 +235,9 @@ def write_layouts(layouts: Iterable[Layout], out: IO[str]) -> int:
     return n
 
 
-def read_mbf_stream(data: bytes) -> list[Layout]:
-    """Every board of MBF records written one after another (one record: one board).
+def read_mbf_stream(data: bytes, limit: int | None = None) -> list[Layout]:
+    """Every board of MBF records written one after another (one record: one board),
+    or the first ``limit`` of them.
 
     >>> boards = read_mbf_stream(write_mbf(Layout(2, 1, (1,))) * 2)
     >>> len(boards), boards[0].mines
@@ -235,7 +245,7 @@ def read_mbf_stream(data: bytes) -> list[Layout]:
     """
     boards: list[Layout] = []
     offset = 0
-    while offset < len(data):
+    while offset < len(data) and (limit is None or len(boards) < limit):
         if len(data) - offset < 4:
             raise FormatError(
                 f"MBF board {len(boards) + 1}: {counted(len(data) - offset, 'stray byte')}"
@@ -261,9 +271,11 @@ def _mbf_records(data: bytes) -> list[Layout] | None:
         return None
 
 
-def read_boards(path: str | Path) -> list[Layout]:
+def read_boards(path: str | Path, limit: int | None = None) -> list[Layout]:
     """The boards of a file: layout JSON lines, or MBF (one board, or several
-    records one after another); errors name the file.
+    records one after another); errors name the file.  With ``limit``, only the
+    first ``limit`` boards are read (and checked): a run of 10 games from a file of
+    100,000 boards reads 10.
 
     A ``.mbf`` file is read as MBF; any other is read as layout JSON lines when it
     starts with ``{`` (after a byte-order mark), unless it is whole MBF records (a
@@ -279,9 +291,11 @@ def read_boards(path: str | Path) -> list[Layout]:
     as_json = path.suffix.lower() != ".mbf" and text.lstrip()[:1] in (b"{", b"")
     try:
         if not as_json:
-            return read_mbf_stream(data)
+            return read_mbf_stream(data, limit)
         whole_mbf = _mbf_records(data)  # a board 123 columns wide starts with "{" too
-        return whole_mbf if whole_mbf is not None else list(read_layouts(text.decode("utf-8")))
+        if whole_mbf is not None:
+            return whole_mbf[:limit]
+        return list(islice(read_layouts(text.decode("utf-8")), limit))
     except UnicodeDecodeError as exc:
         raise FormatError(f"{path}: not a layout file (byte {exc.start} is not UTF-8)") from None
     except FormatError as exc:

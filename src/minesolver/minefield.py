@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
+from operator import lt
 
 import numpy as np
 
@@ -48,19 +48,20 @@ class Layout:
             raise InputError(f"board size must be positive, got {self.width}x{self.height}")
         # a value: a sorted tuple of ints, whatever sequence (a list, an array) was given
         mines = self.mines
-        if type(mines) is not tuple or not all(type(m) is int for m in mines):
+        if type(mines) is not tuple or not set(map(type, mines)) <= {int}:
             mines = tuple(mines)
             odd = next((m for m in mines if not is_whole(m)), None)
             if odd is not None:
                 raise InputError(f"a mine index must be an integer, got {odd!r}")
             mines = tuple(int(m) for m in mines)
-        if any(a >= b for a, b in pairwise(mines)):
+        rising = all(map(lt, mines, mines[1:]))  # sorted, and no index twice
+        if not rising:
             mines = tuple(sorted(mines))
         cells = self.width * self.height
-        bad = next((m for m in mines if not 0 <= m < cells), None)
-        if bad is not None:
+        if mines and (mines[0] < 0 or mines[-1] >= cells):  # sorted: the ends tell
+            bad = next(m for m in mines if not 0 <= m < cells)
             raise OffBoardError(f"mine index {bad} is off the {self.width}x{self.height} board")
-        if len(set(mines)) != len(mines):
+        if not rising and len(set(mines)) != len(mines):
             raise InputError("a mine index appears twice in the layout")
         object.__setattr__(self, "mines", mines)
 

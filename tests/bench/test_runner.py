@@ -268,12 +268,31 @@ def test_load_layouts_reads_mbf_too(tmp_path):
     boards = [Layout(7, 7, tuple(range(i + 1, i + 10))) for i in range(12)]
     mbf = tmp_path / "boards.mbf"
     mbf.write_bytes(b"".join(write_mbf(b) for b in boards))
-    assert load_layouts(str(mbf)) == boards
     spec = replace(SPEC, layouts=str(mbf))
+    assert load_layouts(spec) == boards
     validate(spec)
     jobs = list(pending_jobs(spec, set()))
     assert [j.layout for j in jobs[::2]] == boards
-    assert layout_of(spec, 5, load_layouts(str(mbf))) == boards[5]
+    assert layout_of(spec, 5, load_layouts(spec)) == boards[5]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".mbf"])
+def test_a_run_reads_only_the_boards_it_plays(tmp_path, suffix):
+    # a file of many boards, broken past the ones a short run plays: the run reads its
+    # own and never reaches the rest (it had parsed all of them, seconds for 100,000)
+    boards = [Layout(7, 7, tuple(range(i + 1, i + 10))) for i in range(12)]
+    path = tmp_path / f"boards{suffix}"
+    if suffix == ".mbf":
+        path.write_bytes(b"".join(write_mbf(b) for b in boards) + b"\x00\x07")
+    else:
+        path.write_text("".join(layout_line(b) for b in boards) + "{broken\n")
+    short = replace(SPEC, games=4, layouts=str(path))
+    assert load_layouts(short) == boards[:4]
+    validate(short)
+    assert [j.layout for j in list(pending_jobs(short, set()))[::2]] == boards[:4]
+    broken = "MBF board 13" if suffix == ".mbf" else "layout line 13"
+    with pytest.raises(InputError, match=broken):  # a run of 13 reads the broken end
+        validate(replace(SPEC, games=13, layouts=str(path)))
 
 
 # ---------------------------------------------------------------------- results

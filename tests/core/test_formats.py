@@ -15,6 +15,7 @@ from minesolver.formats import (
     FormatError,
     layout_line,
     read_boards,
+    read_json,
     read_layouts,
     read_mbf,
     read_mbf_stream,
@@ -153,6 +154,13 @@ GOOD = '{"width": 2, "height": 2, "mines": [0]}'
         ('{"width": 2, "height": 2, "mines": [4]}', "layout line 3: mine index 4 is off the 2x2"),
         ('{"width": 2, "height": 2, "mines": [1, 1]}', "layout line 3: a mine index appears twice"),
         ('{"width": 0, "height": 2, "mines": []}', "layout line 3: board size must be positive"),
+        ('{"width": 2, "height": 2, "mines": [0, 1.0]}', "layout line 3: .*list of integers"),
+        ('{"width": 2, "height": 2, "mines": [2, -1]}', "layout line 3: mine index -1 is off"),
+        ('{"width": 2, "height": 2, "mines": [3, 0, 3, 9]}', "layout line 3: mine index 9 is off"),
+        ('{"width": 2, "height": 2, "mines": [3, 0, 3]}', "layout line 3: .*appears twice"),
+        ('{"width": 2, "height": 2, "mines": [' + "1" * 41 + "]}",
+         "layout line 3: a number of 41 digits is too long"),
+        ('{"width": 2, "height": 2, "mines": [0], "note": "' + "1" * 41 + '"', "not JSON"),
     ],
 )
 def test_layout_file_errors_name_the_line(bad, pattern):
@@ -237,3 +245,13 @@ def test_read_boards_tells_mbf_from_json_by_more_than_the_first_byte(tmp_path):
     bad.write_text("{oops\n")
     with pytest.raises(FormatError, match=r"bad\.txt: layout line 1: not JSON"):
         read_boards(bad)
+
+
+def test_long_digit_runs_outside_numbers_still_read():
+    # the check for numbers too long looks for 41 digits in a row anywhere; in a string
+    # they are no number, and the line reads as before
+    line = '{"width": 2, "height": 2, "mines": [3, 0], "note": "' + "7" * 60 + '"}'
+    assert list(read_layouts(line)) == [Layout(2, 2, (0, 3))]
+    assert read_json(line.encode())["note"] == "7" * 60
+    with pytest.raises(FormatError, match="41 digits"):
+        read_json(b"[" + b"9" * 41 + b"]")

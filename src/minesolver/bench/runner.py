@@ -67,9 +67,13 @@ class Job:
     layout: Layout | None = None
 
 
-def load_layouts(path: str) -> list[Layout]:
-    """Every board of a board file (layout JSON lines or MBF)."""
-    return read_boards(path)
+def load_layouts(spec: RunSpec) -> list[Layout] | None:
+    """The boards a run plays from its board file (layout JSON lines or MBF): the
+    first ``spec.total_games`` (fewer if the file holds fewer), or ``None`` for a run
+    that lays its own boards."""
+    if spec.layouts is None:
+        return None
+    return read_boards(spec.layouts, limit=spec.total_games)
 
 
 BOARDS_DIGEST = "boards_sha256"  # in a run's extra: the boards it plays from its board file
@@ -97,7 +101,7 @@ def validate(spec: RunSpec) -> RunSpec:
             layout_of(spec, point * spec.games)  # too dense: NoGuessError now, not in a worker
     if spec.layouts is None:
         return spec
-    boards = load_layouts(spec.layouts)
+    boards = load_layouts(spec)
     if not boards:
         raise InputError(f"{spec.layouts} holds no board")
     if len(boards) < spec.total_games:
@@ -106,7 +110,7 @@ def validate(spec: RunSpec) -> RunSpec:
             f"{spec.layouts} holds {counted(len(boards), 'board')} but the run needs "
             f"{spec.total_games}{fewer}"
         )
-    for index, board in enumerate(boards[: spec.total_games]):
+    for index, board in enumerate(boards):
         rules = spec.rules_for(index)
         if (board.width, board.height, len(board.mines)) != (
             rules.width, rules.height, rules.mines
@@ -118,7 +122,7 @@ def validate(spec: RunSpec) -> RunSpec:
         broken = first_click_broken(rules, board, start_cell(rules, spec.start or "corner"))
         if broken:
             raise InputError(f"{_where(spec.layouts, index)} {broken}")
-    return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(spec, boards)})
+    return replace(spec, extra={**spec.extra, BOARDS_DIGEST: _boards_digest(boards)})
 
 
 def check_boards_unchanged(spec: RunSpec) -> None:
@@ -127,14 +131,14 @@ def check_boards_unchanged(spec: RunSpec) -> None:
     stored = spec.extra.get(BOARDS_DIGEST)
     if spec.layouts is None or stored is None:  # no board file, or a run made before
         return
-    if _boards_digest(spec, load_layouts(spec.layouts)) != stored:
+    if _boards_digest(load_layouts(spec) or []) != stored:
         raise InputError(f"{spec.layouts} no longer holds the boards this run began on: "
                          "put the file back as it was, or start a new run")
 
 
-def _boards_digest(spec: RunSpec, boards: list[Layout]) -> str:
+def _boards_digest(boards: list[Layout]) -> str:
     digest = hashlib.sha256()
-    for board in boards[: spec.total_games]:
+    for board in boards:
         digest.update(layout_line(board).encode())
     return digest.hexdigest()
 
@@ -188,7 +192,7 @@ class PendingJobs(Collection[Job]):
 
     def __init__(self, spec: RunSpec, done: set[tuple[str, int]]) -> None:
         self.spec = spec
-        self.layouts = load_layouts(spec.layouts) if spec.layouts else None
+        self.layouts = load_layouts(spec)
         if self.layouts is not None and len(self.layouts) < spec.total_games:
             raise InputError(
                 f"the layout file {spec.layouts} holds {counted(len(self.layouts), 'board')}, "

@@ -229,7 +229,7 @@ def bench_cmd(
     data = run_results(store, run_id, spec)
     data["wall_seconds"] = time.perf_counter() - started
     if dump_layouts:
-        boards = load_layouts(spec.layouts) if spec.layouts else None
+        boards = load_layouts(spec)
         played = (layout_of(spec, index, boards) for index in range(spec.total_games))
         if Path(dump_layouts).suffix.lower() == ".mbf":  # MBF records, one after another
             write_bytes(dump_layouts, b"".join(write_mbf(layout) for layout in played))
