@@ -80,8 +80,14 @@ def test_points_and_games():
 def test_a_run_needs_a_point_and_a_game():
     with pytest.raises(InputError, match="at least one point"):
         RunSpec(points=(), strategies=("best",), games=1, seed=1)
-    with pytest.raises(InputError, match="at least one game per point, got 0"):
+    with pytest.raises(InputError, match="a run plays 1 to 100,000,000 games per point, got 0"):
         RunSpec(points=(EXPERT,), strategies=("best",), games=0, seed=1)
+    with pytest.raises(InputError, match="got 100000001"):
+        RunSpec(points=(EXPERT,), strategies=("best",), games=10**8 + 1, seed=1)
+    with pytest.raises(InputError, match="the run's games must be an integer"):
+        RunSpec(points=(EXPERT,), strategies=("best",), games=2.0, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"seed is from 0 to 2\*\*64 - 1, got -1"):
+        RunSpec(points=(EXPERT,), strategies=("best",), games=1, seed=-1)
 
 
 # ---------------------------------------------------------------------- minesolver 0.1
@@ -138,6 +144,17 @@ def test_a_flags_match_of_0_1_is_read():
         '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 1, "seed": 1, '
         '"start": "nowhere"}',
         old(rules="9x9"),
+        # numbers no run was given: they were an OverflowError, or a run of 10**20 games
+        # that --resume began to play
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 1e400, "seed": 1}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 100000000000000000000, '
+        '"seed": 1}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 6.5, "seed": 1}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": true, "seed": 1}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 6, "seed": -1}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 6, "seed": 1e400}',
+        '{"points": [{"rules": "9x9x10"}], "strategies": [], "games": 6, '
+        '"seed": 18446744073709551616}',
     ],
 )
 def test_a_damaged_record_is_an_input_error(text):

@@ -11,7 +11,7 @@ import pytest
 
 from minesolver import __version__
 from minesolver.bench import GameRow, RunSpec, Store, StoreError
-from minesolver.bench.store import SCHEMA
+from minesolver.bench.store import SCHEMA, FlagsRow
 from minesolver.errors import InputError
 from minesolver.rules import Rules
 
@@ -105,12 +105,13 @@ def test_rows_round_trip_every_field(store):
 
 def test_games_come_back_by_strategy_then_index(store):
     store.new_run("bench", SPEC, __version__)
-    rows = [game_row(i, strategy=s) for i in (3, 0, 2, 1) for s in ("tank", "best")]
+    rows = [game_row(i, strategy=s) for i in (3, 0, 2, 1) for s in ("tank", "random")]
     store.add_games(rows)
     got = [(r.strategy, r.game_index) for r in store.games("r1")]
-    assert got == [("best", i) for i in range(4)] + [("tank", i) for i in range(4)]
+    assert got == [("random", i) for i in range(4)] + [("tank", i) for i in range(4)]
     assert [r.game_index for r in store.games("r1", "tank")] == [0, 1, 2, 3]
-    assert list(store.games("r2")) == []
+    with pytest.raises(StoreError, match="no run 'r2'"):
+        list(store.games("r2"))
 
 
 def test_the_schema_has_every_column_the_issue_asks_for(store):
@@ -243,11 +244,14 @@ def test_sqlite_s_special_names_are_refused(tmp_path, monkeypatch, name):
 
 
 def test_an_empty_sqlite_file_is_only_made_a_store_when_asked(tmp_path):
+    # SQLite reads an empty file as an empty database: report had called it "a SQLite
+    # file but not a minesolver results store"
     path = tmp_path / "empty.sqlite"
     sqlite3.connect(path).close()
     for kwargs in ({"create": False}, {"readonly": True}):
-        with pytest.raises(StoreError, match="not a minesolver results store"):
+        with pytest.raises(StoreError, match="is an empty file: no results store yet"):
             Store(path, **kwargs)
+    assert path.read_bytes() == b""
     with Store(path) as store:
         assert store.runs() == []
 
@@ -319,7 +323,7 @@ def test_a_store_of_an_older_version_is_read(tmp_path):
 # ---------------------------------------------------------------------- damage
 def filled_store(path, games=3000):
     with Store(path) as s:
-        run_id = s.new_run("bench", SPEC, __version__)
+        run_id = s.new_run("bench", replace(SPEC, games=max(games, SPEC.games)), __version__)
         s.add_games(game_row(i, seed=10**12 + i) for i in range(games))
     return run_id
 
@@ -356,6 +360,15 @@ def test_writing_to_a_store_damaged_past_its_first_pages_is_a_store_error(tmp_pa
     ("won", 7, "won 7"),
     ("extra", "{bad", "Expecting property name"),
     ("extra", "[1]", "extra is not a JSON object"),
+    # each of these reached the figures (an index past the run was counted), or was an
+    # internal error there
+    ("seconds", "abc", "'abc' where a time in seconds belongs"),
+    ("seconds", -1.0, "-1.0 where a time"),
+    ("clicks", -5, "-5 where a count"),
+    ("guesses", "x", "'x' where a count"),
+    ("bbbv", 2.5, "2.5 where a count"),
+    ("opened", -1, "-1 where a count"),
+    ("game_index", 60, "past the run's 12 games"),
 ])
 def test_a_row_edited_by_hand_is_a_store_error_naming_it(tmp_path, column, value, why):
     path = tmp_path / "results.sqlite"
@@ -365,8 +378,46 @@ def test_a_row_edited_by_hand_is_a_store_error_naming_it(tmp_path, column, value
     with Store(path) as s, pytest.raises(StoreError) as caught:
         list(s.games(run_id))
     message = str(caught.value)
-    assert message.startswith(f"{path}: game 2 of 'tank' in run {run_id} is damaged (")
+    index = 60 if column == "game_index" else 2
+    assert message.startswith(f"{path}: game {index} of 'tank' in run {run_id} is damaged (")
     assert why in message and "\n" not in message
+
+
+def test_a_game_of_a_strategy_the_run_does_not_play_is_a_store_error(tmp_path):
+    path = tmp_path / "results.sqlite"
+    run_id = filled_store(path, games=4)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET strategy = 'best' WHERE game_index = 2")
+    with Store(path) as s, pytest.raises(StoreError, match="the run's strategies are tank"):
+        list(s.games(run_id))
+
+
+@pytest.mark.parametrize(("column", "value", "why"), [
+    ("p1_seconds", "abc", "'abc' where a time"),
+    ("p2_seconds", float("inf"), "inf where a time"),
+    ("moves", -1, "-1 where a count"),
+    ("winner", 2, "winner 2"),
+    ("p1_bomb", 3, "bombs 3"),
+    ("game_index", 99, "past the run's"),
+])
+def test_a_flags_row_edited_by_hand_is_a_store_error_naming_it(tmp_path, column, value, why):
+    path = tmp_path / "results.sqlite"
+    with Store(path) as s:
+        spec = RunSpec(points=(Rules(9, 9, 10),), strategies=("greedy", "greedy"), games=3,
+                       seed=1, start=None)
+        run_id = s.new_run("flags", spec, __version__)
+        s.add_flags_games([
+            FlagsRow(run_id=run_id, game_index=i, seed=i, rules="9x9x10", p1="greedy",
+                     p2="greedy", first=0, winner=1, p1_score=4, p2_score=6, moves=12,
+                     p1_bomb=False, p2_bomb=False, p1_seconds=0.1, p2_seconds=0.2,
+                     version=__version__)
+            for i in range(3)
+        ])
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE flags_games SET {column} = ? WHERE game_index = 1", (value,))
+    with Store(path) as s, pytest.raises(StoreError) as caught:
+        list(s.flags_games(run_id))
+    assert why in str(caught.value)
 
 
 def test_a_store_in_a_folder_that_cannot_be_written_says_so(tmp_path, monkeypatch):
@@ -391,3 +442,13 @@ def test_a_bug_s_sqlite_error_is_not_called_damage(tmp_path):
     with Store(tmp_path / "results.sqlite") as store, pytest.raises(sqlite3.IntegrityError), \
             store._writing():
         store.db.execute("INSERT INTO runs VALUES (NULL, NULL, NULL, NULL, NULL)")
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_a_file_that_is_not_sqlite_says_so(tmp_path, readonly):
+    path = tmp_path / "notes.sqlite"
+    path.write_text("minutes of the meeting\n")
+    with pytest.raises(StoreError, match=r"cannot use .* as a results store: it is not a "
+                                         "SQLite file"):
+        Store(path, readonly=readonly)
+    assert path.read_text() == "minutes of the meeting\n"

@@ -12,6 +12,7 @@ from minesolver.bench.sweep import (
     COLUMNS,
     density_points,
     parse_densities,
+    plot_sweep,
     sweep_table,
     write_csv,
 )
@@ -99,3 +100,15 @@ def test_write_csv_writes_to_an_open_file():
         ("tank", "5", "1", "2")
     ]
     assert float(read[0]["win_rate"]) == 0.5
+
+
+def test_the_plot_of_a_stopped_sweep_leaves_out_the_points_with_no_game(tmp_path):
+    # report could already show such a sweep; its plot failed on the missing figures
+    spec = RunSpec(points=(Rules(5, 5, 5), Rules(5, 5, 8)), strategies=("tank",), games=2,
+                   seed=1)
+    table = sweep_table(spec, [row("tank", 0, True), row("tank", 1, False)])
+    assert table[1]["games"] == 0 and table[1]["win_rate"] is None
+    table[0]["open_rate"] = None  # no game opened enough of the board to count
+    path = tmp_path / "sweep.png"
+    plot_sweep(table, path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

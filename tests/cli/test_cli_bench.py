@@ -486,6 +486,34 @@ def test_a_run_stopped_before_its_first_game_reports_no_figures(tmp_path):
     assert data["ms_per_game_mean"] is None and data["open_rate"] is None
 
 
+def test_report_shows_every_run_it_can_then_names_a_damaged_one(tmp_path):
+    # a run whose record or games were edited by hand stopped report from showing any
+    # run (a spec of "games": 1e400 was an internal error, exit 1)
+    db = tmp_path / "results.sqlite"
+    for seed in ("1", "2", "3"):
+        bench("--rules", "6x6x6", "--games", "3", "--strategy", "tank", "--workers", "1",
+              "--seed", seed, db=db)
+    with sqlite3.connect(str(db)) as con:
+        con.execute("UPDATE runs SET spec = replace(spec, '\"games\": 3', '\"games\": 1e400') "
+                    "WHERE run_id = 'r1'")
+        con.execute("UPDATE games SET seconds = 'abc' WHERE run_id = 'r3' AND game_index = 1")
+    con.close()
+    for args in ([], ["--json"]):
+        result = run_cli("report", "--db", str(db), *args)
+        assert_one_error_line(result, "run r1: the stored run record is damaged: the run's "
+                              "games must be an integer, got inf (and 1 other damaged run); "
+                              "1 other run shown")
+        assert "r2" in result.stdout and "r1" not in result.stdout and "r3" not in result.stdout
+    result = run_cli("report", "--db", str(db), "r3")
+    assert_one_error_line(result, "run r3: ")
+    assert "game 1 of 'tank' in run r3 is damaged ('abc' where a time" in result.stderr
+    assert "shown" not in result.stderr  # nothing else was asked for
+    assert result.stdout == ""
+    for run in ("r1", "r3"):  # and resuming either is refused in one line, not played
+        assert_one_error_line(run_cli("bench", "--resume", run, "--db", str(db), "--quiet"),
+                              "damaged")
+
+
 def test_the_open_rate_of_no_opened_game_is_a_dash(tmp_path):
     # one safe cell in 400 and no protection: every first click of seed 2's six is a mine
     result = run_cli("bench", "--rules", "20x20x399", "--first-click", "none", "--games", "6",

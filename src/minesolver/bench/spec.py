@@ -20,12 +20,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, make_whole
 from ..formats import read_json
 from ..play import Start, format_start, parse_start
 from ..rules import Rules
 
-__all__ = ["RunSpec", "rules_from_json", "rules_json"]
+__all__ = ["MAX_GAMES", "RunSpec", "rules_from_json", "rules_json"]
+
+MAX_GAMES = 100_000_000  # games per point: the most any command plays (bench --games)
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,13 @@ class RunSpec:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        make_whole(self, ("games", "seed"), InputError, "the run's ")
         if not self.points:
             raise InputError("a run needs at least one point (rules)")
-        if self.games < 1:
-            raise InputError(f"a run needs at least one game per point, got {self.games}")
+        if not 1 <= self.games <= MAX_GAMES:
+            raise InputError(f"a run plays 1 to {MAX_GAMES:,} games per point, got {self.games}")
+        if not 0 <= self.seed < 2**64:
+            raise InputError(f"a run's seed is from 0 to 2**64 - 1, got {self.seed}")
 
     @property
     def rules(self) -> Rules:
@@ -100,14 +105,14 @@ class RunSpec:
             return cls(
                 points=tuple(rules_from_json(p) for p in data["points"]),
                 strategies=tuple(str(s) for s in data["strategies"]),
-                games=int(data["games"]),
-                seed=int(data["seed"]),
+                games=data["games"],
+                seed=data["seed"],
                 start=None if start in (None, "-") else parse_start(str(start)),
                 layouts=data.get("layouts"),
                 extra=dict(data.get("extra") or {}),
             )
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            what = exc.args[0] if isinstance(exc, KeyError) else exc
+        except (ValueError, KeyError, TypeError, AttributeError, InputError) as exc:
+            what = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
             raise InputError(f"the stored run record is damaged: {what}") from None
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import time
@@ -178,6 +179,8 @@ class Store:
             raise StoreError(f"{self.path} is not a regular file: a results store is a file")
         if not exists and (readonly or not create):
             raise StoreError(f"no results store at {self.path}")
+        if exists:
+            _check_header(self.path, readonly or not create)
         try:
             if readonly:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
@@ -295,13 +298,25 @@ class Store:
             )
         return row[0], RunSpec.from_json(row[1])
 
-    def runs(self) -> list[tuple[str, str, str, RunSpec]]:
-        """``(run_id, kind, created, spec)`` of every run, oldest first."""
+    def runs(
+        self, damaged: list[tuple[str, str]] | None = None
+    ) -> list[tuple[str, str, str, RunSpec]]:
+        """``(run_id, kind, created, spec)`` of every run, oldest first.  A run whose
+        record cannot be read raises, unless ``damaged`` is a list: then it is left
+        out and ``(run_id, why)`` added to it (``report`` shows the others)."""
         rows = list(self._read(
             "SELECT run_id, kind, created, spec FROM runs ORDER BY created, "
             "CAST(SUBSTR(run_id, 2) AS INTEGER)"
         ))
-        return [(r[0], r[1], r[2], RunSpec.from_json(r[3])) for r in rows]
+        runs = []
+        for run_id, kind, created, text in rows:
+            try:
+                runs.append((run_id, kind, created, RunSpec.from_json(text)))
+            except InputError as exc:
+                if damaged is None:
+                    raise
+                damaged.append((run_id, str(exc)))
+        return runs
 
     def unfinished_twin(self, kind: str, spec: RunSpec) -> tuple[str, int] | None:
         """``(run_id, games stored)`` of the latest run of ``kind`` asked to do
@@ -349,7 +364,10 @@ class Store:
         }
 
     def games(self, run_id: str, strategy: str | None = None) -> Iterator[GameRow]:
-        """Stored games of a run, by strategy then game index."""
+        """Stored games of a run, by strategy then game index.  A row that no run of
+        minesolver could have written (a game of another strategy or past the run's
+        end, a count below zero, a time that is not a number) is a :class:`StoreError`."""
+        _, spec = self.run_spec(run_id)
         query = "SELECT * FROM games WHERE run_id = ?"
         args: tuple[Any, ...] = (run_id,)
         if strategy is not None:
@@ -358,8 +376,12 @@ class Store:
         for row in self._read(query + " ORDER BY strategy, game_index", args):
             try:
                 seed = int(row[3])
-                if row[7] not in (0, 1) or not 0 <= row[12] <= row[13] or row[13] < 1:
+                if row[1] not in spec.strategies:
+                    raise ValueError(f"the run's strategies are {', '.join(spec.strategies)}")
+                _check_counts((row[2], *row[8:11], *row[12:14]), spec.total_games)
+                if row[7] not in (0, 1) or not row[12] <= row[13] or row[13] < 1:
                     raise ValueError(f"won {row[7]!r}, opened {row[12]!r} of {row[13]!r}")
+                _check_seconds(row[11])
                 _check_extra(row[15])
             except (ValueError, TypeError) as exc:
                 raise self._damaged(f"game {row[2]!r} of {row[1]!r} in run {run_id}", exc) from None
@@ -396,12 +418,20 @@ class Store:
         }
 
     def flags_games(self, run_id: str) -> Iterator[FlagsRow]:
-        """Stored Flags games of a run, by game index."""
+        """Stored Flags games of a run, by game index (rows checked as in :meth:`games`)."""
+        _, spec = self.run_spec(run_id)
         for row in self._read(
             "SELECT * FROM flags_games WHERE run_id = ? ORDER BY game_index", (run_id,)
         ):
             try:
                 seed = int(row[2])
+                _check_counts((row[1], *row[8:11]), spec.total_games)
+                if row[6] not in (0, 1) or row[7] not in (0, 1, None):
+                    raise ValueError(f"first {row[6]!r}, winner {row[7]!r}")
+                if row[11] not in (0, 1) or row[12] not in (0, 1):
+                    raise ValueError(f"bombs {row[11]!r} and {row[12]!r}")
+                _check_seconds(row[13])
+                _check_seconds(row[14])
                 _check_extra(row[16])
             except (ValueError, TypeError) as exc:
                 raise self._damaged(f"Flags game {row[1]!r} of run {run_id}", exc) from None
@@ -411,6 +441,36 @@ class Store:
                 moves=row[10], p1_bomb=bool(row[11]), p2_bomb=bool(row[12]),
                 p1_seconds=row[13], p2_seconds=row[14], version=row[15], extra=row[16],
             )
+
+
+def _check_header(path: Path, reading: bool) -> None:
+    """Refuse a file that is not SQLite's, and (when only ``reading``) an empty one, in
+    words of their own: SQLite takes an empty file for an empty database."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(16)
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not head and reading:
+        raise StoreError(f"{path} is an empty file: no results store yet (a bench or sweep "
+                         "with this --db makes one)")
+    if head and head != b"SQLite format 3\x00":
+        raise StoreError(f"cannot use {path} as a results store: it is not a SQLite file")
+
+
+def _check_counts(counts: tuple[object, ...], games: int) -> None:
+    """A row's game index (first, below ``games``) and counts: whole and not below zero."""
+    if any(type(n) is not int or n < 0 for n in counts):
+        raise ValueError(f"{next(n for n in counts if type(n) is not int or n < 0)!r} "
+                         "where a count or an index belongs")
+    if counts[0] >= games:  # type: ignore[operator]
+        raise ValueError(f"past the run's {games} games")
+
+
+def _check_seconds(seconds: object) -> None:
+    """A stored time: a number of seconds, finite and not below zero."""
+    if type(seconds) not in (int, float) or not 0 <= seconds < math.inf:  # type: ignore[operator]
+        raise ValueError(f"{seconds!r} where a time in seconds belongs")
 
 
 def _check_extra(extra: object) -> None:

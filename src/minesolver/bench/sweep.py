@@ -142,6 +142,11 @@ def write_csv(table: list[dict[str, Any]], handle: IO[str]) -> None:
         writer.writerow(row)
 
 
+def _percent(share: float | None) -> float:
+    """A share as a percentage to plot; none (no game opened enough to count) is a gap."""
+    return math.nan if share is None else 100 * share
+
+
 def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title: str = "") -> None:
     """Two panels: win rate with 95% intervals; open rate and share needing a guess."""
     import matplotlib
@@ -156,7 +161,8 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title:
                bool(row.get("no_guess")))
         series.setdefault(key, []).append(row)
     for (name, first_click, noise, no_guess), rows in series.items():
-        rows = sorted(rows, key=lambda r: r["density"])
+        # a point with no game yet (a stopped run) has no figures: it is left out
+        rows = sorted((r for r in rows if r["games"]), key=lambda r: r["density"])
         x = [100 * r["density"] for r in rows]
         y = [100 * r["win_rate"] for r in rows]
         err = [
@@ -169,7 +175,7 @@ def plot_sweep(table: list[dict[str, Any]], path: str | Path | IO[bytes], title:
         if no_guess:
             label += ", no-guess boards"
         left.errorbar(x, y, yerr=err, marker="o", capsize=3, label=label)
-        line = right.plot(x, [100 * r["open_rate"] for r in rows], marker="o",
+        line = right.plot(x, [_percent(r["open_rate"]) for r in rows], marker="o",
                           label=f"open rate: {label}")
         right.plot(x, [100 * r["needs_guess"] for r in rows], marker="x", linestyle="--",
                    color=line[0].get_color(), label=f"needs a guess: {label}")
