@@ -654,6 +654,14 @@ def test_resume_reads_options_as_the_run_does(tmp_path):
     same = run_cli("bench", "--resume", "r1", "--start", "0,0", "--db", str(db), "--quiet")
     assert same.returncode == 0, same.stderr
     other = run_cli("bench", "--resume", "r1", "--start", "1,1", "--db", str(db))
-    assert_one_error_line(other, "--start 1,1 (the run's: corner): leave it out")
+    assert_one_error_line(other, "--start 1,1 (the run's: 0,0): leave it out")
+    # the center of a 6x6 board is 3,3: the same first click, by either name
+    centred = run_cli("bench", "--rules", "6x6x5", "--games", "3", "--workers", "1",
+                      "--start", "center", "--db", str(db), "--quiet")
+    assert centred.returncode == 0, centred.stderr
+    same = run_cli("bench", "--resume", "r2", "--start", "3,3", "--db", str(db), "--quiet")
+    assert same.returncode == 0, same.stderr
+    other = run_cli("bench", "--resume", "r2", "--start", "corner", "--db", str(db))
+    assert_one_error_line(other, "--start 0,0 (the run's: 3,3): leave it out")
     noisy = run_cli("bench", "--resume", "r1", "--noise", "cautious", "--db", str(db))
     assert_one_error_line(noisy, "--noise cautious (the run's: none): leave it out")

@@ -16,7 +16,7 @@ from rich.console import Console
 from .. import __version__
 from ..bench import RunSpec, Store
 from ..errors import IllegalMoveError, InputError, LimitError, shorten
-from ..play import Start, format_start
+from ..play import start_cell
 
 __all__ = [
     "USER_ERRORS",
@@ -138,8 +138,8 @@ VIEWS: dict[str, RunView] = {
     "noise": ("--noise", lambda s: tuple(sorted({
         "none" if r.noise is None else str(r.noise) for r in s.points}))),
     "no_guess": ("--no-guess", lambda s: tuple(sorted({r.no_guess for r in s.points}))),
-    # 0,0 is the corner on any board: --start 0,0 asks what a run from the corner did
-    "start": ("--start", lambda s: _start_view(s.start)),
+    # the cell: --start 0,0 asks what a run from the corner did, 8,15 one from expert's center
+    "start": ("--start", lambda s: _start_view(s)),
     "strategies": ("--strategy", lambda s: s.strategies),
     "games": ("--games", lambda s: s.games),
     "seed": ("--seed", lambda s: s.seed),
@@ -190,11 +190,13 @@ def refuse_workers_with(scheduler: str | None) -> None:
                      "for local processes; a Dask cluster's workers are its own")
 
 
-def _start_view(start: Start | None) -> str | None:
-    """A run's start as ``--start`` asks it: ``0,0`` is the corner on any board."""
-    if start is None:
+def _start_view(spec: RunSpec) -> str | None:
+    """A run's first click as the cell it is on each of its boards (``ROW,COL``): ``0,0``
+    is the corner on any board, and ``center`` on expert is ``8,15``."""
+    if spec.start is None:
         return None
-    return "corner" if start in ("corner", (0, 0)) else format_start(start)
+    cells = sorted({start_cell(rules, spec.start) for rules in spec.points})
+    return " ".join(f"{row},{col}" for row, col in cells)
 
 
 def _shown(value: object) -> str:
