@@ -264,6 +264,71 @@ def test_a_run_without_workers_says_so_and_goes_on_when_they_come(tmp_path, monk
     assert [n.split(" (")[0] for n in notes] == [waits, back]
 
 
+def test_a_run_whose_workers_all_leave_waits_and_goes_on_when_one_comes(tmp_path,
+                                                                       monkeypatch):
+    # the other face of the same watch: workers that were there and left (killed), not a
+    # cluster that began empty
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from minesolver.bench import runner
+
+    monkeypatch.setattr(runner, "IDLE_SECONDS", 1.0)
+    spec = RunSpec(points=(Rules(8, 8, 12),), strategies=("tank",), games=400, seed=6)
+    cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    address = cluster.scheduler_address
+    workers: list[subprocess.Popen[bytes]] = []
+
+    def start_worker():
+        workers.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+             "--no-dashboard", "--host", "127.0.0.1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    notes: list[str] = []
+
+    def on_note(text):
+        notes.append(text)
+        if "no worker" in text and len(workers) == 1:  # all left: another comes
+            start_worker()
+
+    db = tmp_path / "r.sqlite"
+    killed_at: list[int] = []
+
+    def kill_the_first_worker_mid_run():
+        deadline = time.monotonic() + 120
+        stored = 0
+        while stored < 20 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db)) as c:
+                stored = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        workers[0].kill()
+        killed_at.append(stored)
+
+    try:
+        start_worker()
+        with distributed.Client(address, timeout=60) as client:
+            client.wait_for_workers(1, timeout=120)
+        with Store(db) as store:
+            run_id = store.new_run("bench", spec, __version__)
+            threading.Thread(target=kill_the_first_worker_mid_run, daemon=True).start()
+            run_jobs(spec, run_id, store, pending_jobs(spec, set()), scheduler=address,
+                     on_note=on_note, chunk=2)
+            assert len(store.done(run_id)) == 400
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait(timeout=30)
+        cluster.close()
+    assert len(workers) == 2 and 20 <= killed_at[0] < 400  # killed mid-run, not at its end
+    waits = f"the Dask scheduler at {address} has had no worker for 1 s; the run waits for one"
+    back = f"the Dask scheduler at {address} has workers again"
+    assert [n.split(" (")[0] for n in notes] == [waits, back]
+
+
 @pytest.mark.parametrize(("address", "needle"), [
     ("tcp://127.0.0.1:99999", "Port out of range"),  # was 10 s, then "Timed out"
     ("ucx://127.0.0.1:1", "cannot connect to the Dask scheduler at"),  # was internal error
