@@ -39,7 +39,7 @@ from .position import Position
 from .strategies import Reason
 from .strategies.best import Best
 from .strategies.forced import forced_guess
-from .survey import count_with, min_probability, shown_values
+from .survey import min_probability, share_with, shown_values
 
 __all__ = ["Advice", "Outlook", "advise", "outlook", "percent"]
 
@@ -143,14 +143,12 @@ def outlook(
     index = position.index(*cell)
     if position.cells[index] != COVERED:
         raise InconsistentPositionError(f"cell {cell} is not a covered, unflagged cell", None)
-    total = analysis.solutions
     shows: dict[int, Fraction] = {}
     progress = survive = Fraction(0)
     for value in shown_values(position, analysis, index):
-        count, after = count_with(position, index, value)
+        chance, after = share_with(analysis, index, value)
         if after is None:
             continue
-        chance = Fraction(count, total)
         shows[value] = chance
         if len(after.safe_indices):
             progress += chance

@@ -147,10 +147,11 @@ class Position:
                 f"line {top + len(rows) + 2}: expected {counted(height, 'row')} of cells, "
                 f"found {len(rows)}"
             )
-        if len(rows) > height:
+        if len(rows) > height:  # blank lines after the rows are not more rows: the next is
+            extra = next(r for r in range(height, len(rows)) if rows[r])  # (ends trimmed)
             raise PositionError(
-                f"line {top + height + 2}: expected {counted(height, 'row')} of cells, found more: "
-                f"{quote(rows[height], 20)}"
+                f"line {top + extra + 2}: expected {counted(height, 'row')} of cells, found more: "
+                f"{quote(rows[extra], 20)}"
             )
         cells = bytearray(width * height)
         for r, row in enumerate(rows):

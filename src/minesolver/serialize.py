@@ -79,7 +79,8 @@ class AnalysisJson(TypedDict):
     prob: list[list[float]]
     safe: list[list[int]]
     mine: list[list[int]]
-    solutions: str
+    solutions: str | None
+    solutions_log10: float
     fronts: list[FrontJson]
     seconds: float
 
@@ -91,6 +92,26 @@ class MoveJson(TypedDict):
     probability: float | None
     win_chance: float | None
     text: str
+
+
+MAX_EXACT_DIGITS = 250_000  # about a 1000x1000 board's count: 2 s to multiply out
+
+
+def solutions_text(analysis: Analysis) -> str | None:
+    """The exact number of layouts, written out; ``None`` past :data:`MAX_EXACT_DIGITS`
+    digits, where multiplying it out alone takes longer than the analysis (30 s for
+    the 870,000 digits of a 2000x2000 board): :attr:`Analysis.solutions_log10` tells
+    its size, and the library still gives it whole (:attr:`Analysis.solutions`).
+
+    >>> from minesolver.analysis import analyze
+    >>> solutions_text(analyze(Position.from_text("3x3x2\\nHHH\\n2H2\\nHHH\\n")))
+    '3'
+    >>> solutions_text(analyze(Position.covered(2000, 2000, 800_000))) is None
+    True
+    """
+    if not analysis.solutions_at_most(10**MAX_EXACT_DIGITS):
+        return None
+    return decimal(analysis.solutions)
 
 
 def decimal(n: int) -> str:
@@ -137,7 +158,8 @@ def analysis_json(analysis: Analysis, *, digits: int | None = None) -> AnalysisJ
         "prob": prob.tolist(),
         "safe": cells_json(analysis.safe),
         "mine": cells_json(analysis.mines),
-        "solutions": decimal(analysis.solutions),
+        "solutions": solutions_text(analysis),
+        "solutions_log10": round(analysis.solutions_log10, 6),
         "fronts": [
             {
                 "cells": cells_json(front.cells),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from math import comb
 from pathlib import Path
@@ -16,7 +17,8 @@ from minesolver.analysis import analyze
 
 # the file and board, then serialize.analysis_json: the web app's analysis shape, then
 # serialize.advice_json: the advice and the per-cell survey
-KEYS = {"file", "width", "height", "mines", "prob", "safe", "mine", "solutions", "fronts",
+KEYS = {"file", "width", "height", "mines", "prob", "safe", "mine", "solutions",
+        "solutions_log10", "fronts",
         "seconds", "advice", "zero", "dead", "pairs", "skipped"}
 
 
@@ -130,6 +132,33 @@ def test_json_output(entry):
         assert isinstance(record["seconds"], float) and record["seconds"] >= 0
 
 
+def test_a_board_too_big_to_draw_is_named_and_its_count_given_as_a_power(tmp_path):
+    # a 2000x2000 board took 55 s and ended at the 2G memory limit: drawing it, and
+    # writing out a count of 870,000 digits; the figures below the board are kept
+    path = tmp_path / "big.mine"
+    path.write_text("1500x1500x1125000\n" + ("H" * 1500 + "\n") * 1500)
+    result = run_cli("analyze", "--no-advice", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1] == "(the 1500x1500 board is not drawn: over 40,000 cells)"
+    assert "safest guess: (0, 0) with mine probability 50.0%" in lines
+    assert ("layouts: about 10^677314 (over 250,000 digits: not written out); 0 fronts; "
+            in result.stdout)
+    small = tmp_path / "small.mine"  # 200x200: drawn, as the web app's largest board
+    small.write_text("200x200x4000\n" + ("H" * 200 + "\n") * 200)
+    drawn = run_cli("analyze", "--no-advice", str(small))
+    assert drawn.returncode == 0 and len(drawn.stdout.splitlines()) > 200
+
+
+def test_a_named_pipe_no_one_writes_to_is_said_to_be_one(tmp_path):
+    # it waited the whole --max-seconds, then said only that it took longer
+    pipe = tmp_path / "f.mine"
+    os.mkfifo(pipe)
+    result = run_cli("analyze", "--max-seconds", "1", str(pipe))
+    assert_one_error_line(result, f"{pipe}: it took longer than --max-seconds 1 s (a named "
+                          "pipe: nothing had finished writing to it)")
+
+
 def test_json_counts_beyond_python_int_string_limit(tmp_path):
     # comb(40000, 20000) has over 12000 digits, past Python's default 4300-digit limit
     path = tmp_path / "open.mine"
@@ -177,8 +206,8 @@ def test_bad_file_among_good_ones(tmp_path, entry):
 @pytest.mark.parametrize("limit", [["--max-memory", "120M"], ["--max-memory", "140M"],
                                    ["--max-memory", "160M"], ["--max-seconds", "0.5"]])
 def test_the_limits_hold_for_each_file(tmp_path, limit):
-    big = tmp_path / "big.mine"  # too big for either limit: a million covered cells
-    big.write_text("1000x1000x150000\n" + ("H" * 1000 + "\n") * 1000)  # 19 s here, over 200M
+    big = tmp_path / "big.mine"  # too big for either limit: nine million covered cells
+    big.write_text("3000x3000x1350000\n" + ("H" * 3000 + "\n") * 3000)  # 3 s here, 390 MB
     good = tmp_path / "good.mine"
     good.write_text("3x3x1\n1HH\nHHH\nHHH\n")
     result = run_cli("analyze", "--no-advice", *limit, str(big), good)

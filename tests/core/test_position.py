@@ -122,6 +122,8 @@ def test_error_line_numbers_count_leading_blank_lines():
         ("3x3x1\nHHH\nHHH\n", "line 4: expected 3 rows of cells, found 2"),
         ("3x3x1\n", "line 2: expected 3 rows of cells, found 0"),
         ("3x1x1\nHHH\nHHH\n", "line 3: expected 1 row of cells, found more: 'HHH'"),
+        # blank lines after the rows: the line named is the one with text (it was line 3: '')
+        ("3x1x1\nHHH\n\n\nextra\n", "line 5: expected 1 row of cells, found more: 'extra'"),
         ("3x3x1\nHHH\n\nHHH\n", "line 3: a blank line where row 2 of 3 should be"),
         ("3x2x1\nHHH\n\nHHH\n", "line 3: a blank line where row 2 of 2 should be"),
         # it was reported at line 5, as one row too many

@@ -30,7 +30,7 @@ from minesolver.serialize import (
 from minesolver.strategies import Move, find_strategy
 from minesolver.variants.flags import FlagsGame
 
-ANALYSIS_KEYS = {"prob", "safe", "mine", "solutions", "fronts", "seconds"}
+ANALYSIS_KEYS = {"prob", "safe", "mine", "solutions", "solutions_log10", "fronts", "seconds"}
 MOVE_KEYS = {"cell", "action", "reason", "probability", "win_chance", "text"}
 RECORD_KEYS = {
     "rules", "first_click", "noise", "no_guess", "strategy", "seed", "start", "won", "exploded",
@@ -131,6 +131,19 @@ def test_huge_solution_counts_are_decimal_strings():
     data = analysis_json(analyze(Position.covered(200, 200, 20000)))
     assert data["solutions"] == decimal(comb(40000, 20000))
     assert len(data["solutions"]) > 12000
+    assert data["solutions_log10"] == pytest.approx(len(data["solutions"]) - 1, abs=1)
+
+
+def test_counts_too_long_to_write_out_are_given_as_a_power_of_ten():
+    # 1500x1500 at half density: 677,000 digits, seconds to multiply out and write; a
+    # 2000x2000 board took 33 s of `analyze --json`, nearly all of it on this count
+    analysis = analyze(Position.covered(1500, 1500, 1_125_000))
+    data = analysis_json(analysis)
+    assert data["solutions"] is None
+    assert data["solutions_log10"] == pytest.approx(677_314.216, abs=0.01)
+    assert "solutions" not in analysis.__dict__  # never multiplied out
+    within = analysis_json(analyze(Position.covered(1000, 1000, 200_000)))
+    assert len(within["solutions"]) == 217_320  # under MAX_EXACT_DIGITS: written out
 
 
 # ---------------------------------------------------------------------- moves, steps, records

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from math import log2
+from math import inf, log2, log10
 
 import numpy as np
 
@@ -85,6 +85,34 @@ class Analysis:
         assert exact.denominator == 1, "the layouts' count is a whole number"
         return exact.numerator
 
+    def share_of(self, whole: Analysis) -> Fraction:
+        """``self.solutions / whole.solutions``, exactly, without multiplying out either
+        count (on a big board each is an integer of up to a million digits, seconds to
+        make): the share of ``whole``'s layouts that this analysis, of a hypothesis on
+        ``whole``'s position, keeps.
+
+        >>> from minesolver.analysis import analyze
+        >>> from minesolver.codes import BLANK
+        >>> whole = analyze(Position.covered(300, 300, 18_000))
+        >>> corner_safe = analyze(whole.position.with_cells([(0, BLANK)]))
+        >>> corner_safe.share_of(whole)
+        Fraction(4, 5)
+        """
+        return Fraction(self.weight, whole.weight) * self.scale.ratio(whole.scale)
+
+    @property
+    def solutions_log10(self) -> float:
+        """``log10`` of :attr:`solutions`, approximately: a float, without multiplying
+        out the count (seconds for a count of a million digits).
+
+        >>> from minesolver.analysis import analyze
+        >>> round(analyze(Position.covered(30, 16, 99)).solutions_log10, 3)
+        104.748
+        """
+        if not self.weight:
+            return -inf
+        return (log2(self.weight) + self.scale.log2()) * log10(2)
+
     def solutions_at_most(self, limit: int) -> bool:
         """Whether :attr:`solutions` is at most ``limit`` (``limit > 0``), without
         multiplying out a huge count when its size already answers (any ``limit``).
@@ -108,6 +136,20 @@ class Analysis:
         2
         """
         return sum(size for n, size in zip(self._nums, self._sizes, strict=True) if n == 0)
+
+    def risks(self) -> set[Fraction]:
+        """The exact mine probabilities of the covered cells that may be safe, each once
+        (one per group of cells that share it: no walk over the board).
+
+        >>> from minesolver.analysis import analyze
+        >>> analyze(Position.from_text("5x1x2\\n1HHHH\\n")).risks()  # (0, 1): a mine
+        {Fraction(1, 3)}
+        """
+        return {
+            Fraction(n, d)
+            for n, d, size in zip(self._nums, self._dens, self._sizes, strict=True)
+            if size and n < d
+        }
 
     def lowest_risks(self, k: int = 2) -> list[float]:
         """The ``k`` lowest mine probabilities of covered cells that are not certain

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from ..advice import advise
 from ..analysis import Analysis, analyze
-from ..errors import InputError
+from ..errors import InputError, LimitError, with_notes
 from ..formats import FormatError, read_mbf_stream
 from ..position import Position
 from ..serialize import advice_json, analysis_json
@@ -48,6 +48,10 @@ def read_text(name: str) -> str:
                 data = file.read(MAX_BYTES + 1)
         except OSError as exc:
             raise InputError(exc.strerror or str(exc)) from None
+        except LimitError as exc:  # a pipe no one writes to: opening it waits for a writer
+            if path.is_fifo():
+                exc.add_note("a named pipe: nothing had finished writing to it")
+            raise
     if len(data) > MAX_BYTES:
         raise InputError(f"over {MAX_BYTES:,} bytes: no position's text is that long")
     if data.removeprefix(b"\xef\xbb\xbf").lstrip()[:1] in (b"{", b"["):
@@ -116,7 +120,8 @@ def analyze_cmd(files: tuple[str, ...], as_json: bool, advice: bool,
                 text = _answer(name, as_json, advice, out)
         except USER_ERRORS as exc:
             label = name or "''"  # an empty argument is named, not left blank
-            click.echo(f"minesolver: error: {one_line(f'{label}: {message_of(exc)}')}", err=True)
+            why = with_notes(message_of(exc), exc)
+            click.echo(f"minesolver: error: {one_line(f'{label}: {why}')}", err=True)
             failed = True
             continue
         click.echo(text, nl=False)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import click
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
@@ -16,6 +17,7 @@ from ..bench.flags import flags_summary
 from ..bench.stats import wilson
 from ..codes import COVERED
 from ..errors import counted, percent
+from ..serialize import MAX_EXACT_DIGITS, solutions_text
 from ..show.terminal import board_text
 from ..survey import Survey
 from .base import console
@@ -26,7 +28,7 @@ __all__ = [
     "print_flags_run",
     "print_flags_summary",
     "print_results",
-    "short_int",
+    "short_number",
 ]
 
 
@@ -43,20 +45,21 @@ def print_analysis(out: Console, name: str, analysis: Analysis, *, trailing: boo
     new_mines = [cell for cell in analysis.mines if position.cell(*cell) == COVERED]
     out.print(f"safe ({len(safe)}): " + (_cells(safe) or "none"))
     out.print(f"mines not flagged ({len(new_mines)}): " + (_cells(new_mines) or "none"))
-    certain = set(safe) | set(new_mines)
-    uncertain = [
-        (float(analysis.prob[r, c]), (r, c))
-        for r, c in position.covered_cells()
-        if (r, c) not in certain
-    ]
-    if not safe and uncertain:
-        p, cell = min(uncertain)
-        out.print(f"safest guess: {cell} with mine probability {percent(p)}")
-    digits = len(str(analysis.solutions))
-    approx = f" (about 10^{digits - 1})" if digits > 12 else ""
+    if not safe and analysis.uncertain_mask.any():  # the lowest risk, first row-major
+        risks = np.where(analysis.uncertain_mask, analysis.prob.ravel(), np.inf)
+        index = int(np.argmin(risks))
+        cell = divmod(index, position.width)
+        out.print(f"safest guess: {cell} with mine probability {percent(float(risks[index]))}")
+    written = solutions_text(analysis)
+    if written is None:
+        count = (f"about 10^{int(analysis.solutions_log10)} (over {MAX_EXACT_DIGITS:,} "
+                 "digits: not written out)")
+    else:
+        count = short_number(written)
+        count += f" (about 10^{len(written) - 1})" if len(written) > 12 else ""
     fronts = len(analysis.fronts)
     out.print(
-        f"layouts: {short_int(analysis.solutions)}{approx}; "
+        f"layouts: {count}; "
         f"{fronts} front{'' if fronts == 1 else 's'}; engine {analysis.seconds * 1000:.2f} ms"
         + ("\n" if trailing else "")
     )
@@ -86,9 +89,8 @@ def print_advice(out: Console, advice: Advice | None, survey: Survey | None) -> 
     out.print("figures are exact: ratios of exact layout counts\n")
 
 
-def short_int(n: int) -> str:
-    """``n``, or its first and last 25 digits when it has more than 60."""
-    s = str(n)
+def short_number(s: str) -> str:
+    """A number written out, or its first and last 25 digits when it has more than 60."""
     return s if len(s) <= 60 else f"{s[:25]}...{s[-25:]} ({len(s)} digits)"
 
 

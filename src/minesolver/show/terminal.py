@@ -23,7 +23,11 @@ from ..codes import BLANK, COVERED, FLAG, MINE, is_number
 from ..position import Position
 from .palette import NUMBER_RGB, heat
 
-__all__ = ["board_text", "probability_style"]
+__all__ = ["MAX_DRAWN_CELLS", "board_text", "probability_style"]
+
+# the web app's largest board (200x200): past it no terminal shows the board, and drawing
+# it would take longer than the analysis (24 s and 1.3 GB for a million cells)
+MAX_DRAWN_CELLS = 40_000
 
 NUMBER_STYLES = {n: "bold rgb({},{},{})".format(*rgb) for n, rgb in NUMBER_RGB.items()}
 
@@ -43,8 +47,12 @@ def board_text(
     """Render a position as rich ``Text``, one line per row.
 
     ``highlight`` cells are underlined and reversed (the move just made); ``mines``
-    (flat indices) are shown as ``*`` on covered cells (a finished game).
+    (flat indices) are shown as ``*`` on covered cells (a finished game).  A board of
+    more than :data:`MAX_DRAWN_CELLS` cells is one line saying it is not drawn.
     """
+    if position.width * position.height > MAX_DRAWN_CELLS:
+        return Text(f"(the {position.width}x{position.height} board is not drawn: over "
+                    f"{MAX_DRAWN_CELLS:,} cells)\n", style="dim")
     text = Text()
     w = position.width
     prob = analysis.prob if analysis is not None else None
