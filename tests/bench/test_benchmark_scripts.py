@@ -71,6 +71,17 @@ def test_best_speed_times_two_checkouts_of_the_same_code_alike():
     one(r"won by old only: 0, by new only: 0 \(McNemar p = 1\)", out)
 
 
+def test_analyze_big_times_each_case_of_two_checkouts():
+    out = ok("analyze_big.py", "--old-src", str(ROOT / "src"), "--sizes", "30", "250",
+             "--max-seconds", "100")
+    rows = [line for line in out.splitlines() if re.match(r"\| \d", line)]
+    assert len(rows) == 2 * 3 * 2  # boards x cases x versions
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[3] == "ok" and all(float(x) > 0 for x in cells[4:])
+    assert rows[0].startswith("| 30x30x180 | text | new | ok |")
+
+
 def test_chains_parts_counts_the_calls_of_the_chains_rule():
     out = ok("chains_parts.py", "--games", "5", "--seed", "1000")
     one(rf"5 30x16x99 games of best \(seeds 1000\.\.\), kernels \w+: median {NUM} ms per game",
