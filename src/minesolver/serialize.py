@@ -109,7 +109,7 @@ def solutions_text(analysis: Analysis) -> str | None:
     >>> solutions_text(analyze(Position.covered(2000, 2000, 800_000))) is None
     True
     """
-    if not analysis.solutions_at_most(10**MAX_EXACT_DIGITS):
+    if analysis.solutions_log10 >= MAX_EXACT_DIGITS:  # its size, from floats: no 10**250000
         return None
     return decimal(analysis.solutions)
 
