@@ -162,15 +162,19 @@ def _interior(position: Position) -> list[bool]:
                                                                    position.width)
     opened = (codes <= 8) | (codes == BLANK)  # codes.is_open, for the whole board
     away = (codes == COVERED) & (neighbour_sum(opened) == 0)
-    around = neighbour_sum(np.ones_like(away))
+    around = _neighbours_of_each(position)
     interior: list[bool] = (away & (neighbour_sum(away) == around)).ravel().tolist()
     return interior
 
 
+def _neighbours_of_each(position: Position) -> np.ndarray:
+    """Per cell (rows): how many neighbours it has (3 in a corner, 5 on an edge, else 8)."""
+    return neighbour_sum(np.ones((position.height, position.width), dtype=bool))
+
+
 def _neighbour_counts(position: Position) -> list[int]:
-    """Per cell: how many neighbours it has (3 in a corner, 5 on an edge, else 8)."""
-    ones = np.ones((position.height, position.width), dtype=bool)
-    counts: list[int] = neighbour_sum(ones).ravel().tolist()
+    """:func:`_neighbours_of_each` as one flat list, row-major."""
+    counts: list[int] = _neighbours_of_each(position).ravel().tolist()
     return counts
 
 
