@@ -158,8 +158,7 @@ def _interior(position: Position) -> list[bool]:
     >>> _interior(Position.from_text("4x1x1\\n1HHH\\n"))
     [False, False, False, True]
     """
-    codes = np.frombuffer(position.cells, dtype=np.uint8).reshape(position.height,
-                                                                   position.width)
+    codes = np.frombuffer(position.cells, dtype=np.uint8).reshape(position.shape)
     opened = (codes <= 8) | (codes == BLANK)  # codes.is_open, for the whole board
     away = (codes == COVERED) & (neighbour_sum(opened) == 0)
     around = _neighbours_of_each(position)
@@ -169,7 +168,7 @@ def _interior(position: Position) -> list[bool]:
 
 def _neighbours_of_each(position: Position) -> np.ndarray:
     """Per cell (rows): how many neighbours it has (3 in a corner, 5 on an edge, else 8)."""
-    return neighbour_sum(np.ones((position.height, position.width), dtype=bool))
+    return neighbour_sum(np.ones(position.shape, dtype=bool))
 
 
 def _neighbour_counts(position: Position) -> list[int]:
