@@ -9,7 +9,8 @@ Prints these tables:
 2. with ``--played N``: the same three on every position of N seeded games per
    class (beginner, intermediate, expert), positions the fixtures do not hold;
 3. long fronts: generated positions whose fronts run for hundreds of cells;
-4. 100x100 boards at 20% density.
+4. 100x100 boards at 20% density;
+5. 100x100 boards with cells shown at random: hundreds of small fronts.
 
 Every generated position comes from ``--seed``.  Times are wall-clock
 (``time.perf_counter``) around each call, best of the repeats, in this one process;
@@ -169,6 +170,26 @@ def stripe_position(seed: int) -> Position:
         if i not in mines:
             cells[i] = numbers(mines, 100, 100, i)
     return Position(100, 100, 2000, bytes(cells))
+
+
+def scattered_position(seed: int, fraction: float) -> Position:
+    """100x100, 1800 mines: ``fraction`` of the safe cells shown at random, no flood.
+
+    Hundreds of small fronts, as no game makes but a hand-made position may hold:
+    the fronts' join through the mine count is most of the analysis here.
+    """
+    game = Game(Rules(100, 100, 1800, first_click="none"), seed=seed)
+    game.reveal(0, 0)
+    layout = game.layout
+    assert layout is not None
+    mines = set(layout.mines)
+    rng = SplitMix64(derive_seed(seed, 2))
+    cells = bytearray([COVERED]) * 10_000
+    safe = [i for i in range(10_000) if i not in mines]
+    for _ in range(int(fraction * len(safe))):
+        i = safe.pop(rng.below(len(safe)))
+        cells[i] = numbers(mines, 100, 100, i)
+    return Position(100, 100, 1800, bytes(cells))
 
 
 def frontier(position: Position) -> int:
@@ -418,6 +439,15 @@ def main(argv: list[str] | None = None) -> int:
             (f"mid-game 25% open #{seed}", lambda: midgame_position(seed, big_rules, 0.25)),
             (f"mid-game 50% open #{seed}", lambda: midgame_position(seed, big_rules, 0.5)),
             (f"mid-game 80% open #{seed}", lambda: midgame_position(seed, big_rules, 0.8)),
+        ],
+        args.repeat,
+    )
+    generated_table(
+        "100x100, 1800 mines: cells shown at random (many small fronts), best of repeats",
+        [
+            (f"scattered 10% shown #{seed}", lambda: scattered_position(seed, 0.10)),
+            (f"scattered 15% shown #{seed}", lambda: scattered_position(seed, 0.15)),
+            (f"scattered 20% shown #{seed}", lambda: scattered_position(seed, 0.20)),
         ],
         args.repeat,
     )

@@ -66,6 +66,35 @@ def test_front_weights_of_the_scaled_join_equal_the_plain_ones(polys, n_out, rem
 
 
 @SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 4), st.lists(st.integers(0, 40), min_size=1,
+                                                     max_size=5)), max_size=7),
+       st.integers(0, 300), st.integers(0, 80), st.booleans())
+def test_the_shifted_join_equals_the_plain_one_where_layouts_are(fronts, n_out, remaining,
+                                                                  scaled):
+    polys = [[0] * low + p for low, p in fronts]  # fronts with a least count
+    total = sum(len(p) - 1 for p in polys)
+    mins = [next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys]
+    if scaled:
+        w, _ = scaled_weights(n_out, remaining, sum(mins), total, whole=False)
+    else:
+        w = outside_weights(n_out, remaining, total)
+    plain = front_weights(polys, w, shift=False)
+    shifted = front_weights(polys, w, shift=True)
+    assert [g.tolist() for g in front_weights(polys, w)[0]] in (  # the default: either
+        [g.tolist() for g in shifted[0]], [g.tolist() for g in plain[0]])
+    assert shifted[1].tolist() == plain[1].tolist()
+    for g_plain, g_shifted, low in zip(plain[0], shifted[0], mins, strict=True):
+        assert len(g_shifted) == len(g_plain)
+        assert g_shifted[low:].tolist() == g_plain[low:].tolist()
+        assert not any(g_shifted[:low])  # a count the front cannot hold meets no layout
+    before = 0
+    for c, (t_plain, t_shifted) in enumerate(zip(plain[2], shifted[2], strict=True)):
+        assert len(t_shifted) == len(t_plain)
+        assert t_shifted[before:].tolist() == t_plain[before:].tolist()
+        before += mins[c] if c < len(mins) else 0
+
+
+@SETTINGS
 @given(st.integers(0, 3000), st.integers(0, 3000), st.integers(0, 200),
        st.integers(-40, 40), st.integers(-40, 40), st.integers(0, 200))
 def test_scale_ratio_is_exact(n, low, span, dn, dlow, span2):

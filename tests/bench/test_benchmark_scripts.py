@@ -196,9 +196,9 @@ def test_engine_bench_prints_every_table(tmp_path):
     for name in ("beginner", "intermediate", "expert"):
         assert int(one(rf"{name}\s+(\d+)\s+{figure}\s+{figure}\s+{toollib}", played_part)[1]) > 0
     one(r"the compiled path handed \d+ of 5 positions over to the engine", out)
-    rows = re.findall(rf"^(?:band|ribbon|stripe|mid-game) .*#1(?:\s+\d+){{5}}\s+{NUM}$", out,
-                      re.M)
-    assert len(rows) == 6 + 4  # long fronts, then 100x100
+    rows = re.findall(
+        rf"^(?:band|ribbon|stripe|mid-game|scattered) .*#1(?:\s+\d+){{5}}\s+{NUM}$", out, re.M)
+    assert len(rows) == 6 + 4 + 3  # long fronts, 100x100, then many small fronts
     one(rf"  (?:met    |NOT met)  expert median <= 1 ms: {NUM} ms", out)
     one(rf"  (?:met    |NOT met)  100x100 median <= 300 ms \(generated, 20%\): {NUM} ms", out)
     if HAVE_TOOLLIB:

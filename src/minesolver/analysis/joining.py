@@ -245,8 +245,14 @@ def density_weights(density: Fraction, total_front: int) -> list[int]:
     return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
 
 
+#: the least mine count of the fronts from which taking it out first pays: below it the
+#: copies cost more than the shorter join saves (about 15 microseconds; measured with
+#: the timings in docs/benchmarks.md)
+SHIFT_MIN = 16
+
+
 def front_weights(
-    polys: list[list[int]], w_out: list[int]
+    polys: list[list[int]], w_out: list[int], *, shift: bool | None = None
 ) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray]]:
     """Join the fronts through the mine count.
 
@@ -259,24 +265,62 @@ def front_weights(
     Python integers (numpy's loops over object arrays call the same operations
     without the interpreter between them).
 
+    With ``shift`` (``None``, the default: when the fronts' least counts add up to
+    :data:`SHIFT_MIN` or more; and always when ``w_out`` has one weight per front mine
+    count) each front's least mine count is taken out first, so the join runs over the counts the fronts
+    can really hold rather than from 0: a board of hundreds of small fronts joins
+    several times faster.  ``g[c][k]`` and ``tails[c][u]`` are then 0
+    where front ``c`` (the fronts before ``c``) cannot hold ``k`` (``u``) mines:
+    weights no layout meets.  ``shift=False`` is the plain join, the reference.
+
     >>> g, product, _ = front_weights([[1, 2]], [3, 1])
     >>> g[0].tolist(), product.tolist()
     ([3, 1], [1, 2])
+    >>> polys, w = [[0, 1, 2], [0, 3]], [0, 0, 5, 7]  # each front holds 1 mine or more
+    >>> [x.tolist() for x in front_weights(polys, w, shift=True)[0]]
+    [[0, 15, 21], [0, 19]]
+    >>> [x.tolist() for x in front_weights(polys, w, shift=False)[0]]
+    [[0, 15, 21], [10, 19]]
     """
-    n = len(polys)
-    arrays = [objects(p) for p in polys]
+    total = sum(len(p) - 1 for p in polys)
+    lows = [next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys]
+    least = sum(lows) if shift is not False else 0
+    if least < (SHIFT_MIN if shift is None else 1) or len(w_out) != total + 1:
+        return _join([objects(p) for p in polys], objects(w_out))
+    gs, product, tails = _join(
+        [objects(p[low:]) for p, low in zip(polys, lows, strict=True)], objects(w_out[least:])
+    )
+    before = 0  # the least count of the fronts before c
+    for c, low in enumerate(lows):
+        gs[c] = _pad(low, gs[c])
+        tails[c] = _pad(before, tails[c])
+        before += low
+    tails[-1] = _pad(before, tails[-1])
+    return gs, _pad(least, product), tails
+
+
+def _join(
+    arrays: list[np.ndarray], w_out: np.ndarray
+) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray]]:
+    """:func:`front_weights` on the arrays as given (the plain join)."""
+    n = len(arrays)
     prefixes = [objects([1])]
     for p in arrays:
         prefixes.append(np.convolve(prefixes[-1], p))
-    tails = [objects(w_out)]  # tails[j] = T after fronts n-j..n-1 are folded in
+    tails = [w_out]  # tails[j] = T after fronts n-j..n-1 are folded in
     for p in reversed(arrays):
         tails.append(_correlate(p, tails[-1], len(tails[-1]) - len(p) + 1))
     tails.reverse()  # tails[c] = weight given mines in fronts < c
     gs = []
     for c in range(n):
         # T_{>c}: tails[c + 1] indexed by mines in fronts <= c
-        gs.append(_correlate(prefixes[c], tails[c + 1], len(polys[c])))
+        gs.append(_correlate(prefixes[c], tails[c + 1], len(arrays[c])))
     return gs, prefixes[n], tails
+
+
+def _pad(zeros: int, values: np.ndarray) -> np.ndarray:
+    """``values`` after ``zeros`` zeros (Python integers)."""
+    return np.concatenate([objects([0] * zeros), values]) if zeros else values
 
 
 def _correlate(a: np.ndarray, t: np.ndarray, length: int) -> np.ndarray:
