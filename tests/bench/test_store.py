@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import shutil
 import sqlite3
+import subprocess
 from dataclasses import replace
 
 import pytest
@@ -303,6 +306,70 @@ def test_readonly_opens_a_store_on_a_read_only_file(tmp_path):
             assert store.run_spec("r1")[1] == SPEC
     finally:
         path.chmod(0o644)
+
+
+@contextlib.contextmanager
+def read_only_folder(source):
+    """``source`` seen through a folder nothing can write: a read-only bind mount as
+    root (whom permissions do not stop), the folder's permissions otherwise."""
+    if os.geteuid() != 0:
+        source.chmod(0o555)
+        try:
+            yield source
+        finally:
+            source.chmod(0o755)
+        return
+    view = source.parent / f"{source.name}-ro"
+    view.mkdir()
+    made = subprocess.run(["mount", "--bind", str(source), str(view)], capture_output=True)
+    if made.returncode:
+        pytest.skip(f"cannot bind-mount a folder here: {made.stderr.decode().strip()}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(view)], check=True)
+        yield view
+    finally:
+        subprocess.run(["umount", str(view)], check=True)
+
+
+def copy_with_log(tmp_path):
+    """A copy of a store taken while its writer had games still in its write-ahead log:
+    the file and its ``-wal``, without the ``-shm``; with the games of the whole store."""
+    path = tmp_path / "results.sqlite"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    with Store(path) as writer:
+        writer.db.execute("PRAGMA wal_autocheckpoint=0")  # nothing folded into the file
+        writer.new_run("bench", SPEC, __version__)
+        writer.add_games([game_row(0), game_row(1, won=False)])
+        for name in ("results.sqlite", "results.sqlite-wal"):
+            shutil.copy(tmp_path / name, copy / name)
+    return copy / "results.sqlite"
+
+
+def test_a_copy_with_its_log_and_no_shm_in_a_read_only_folder_is_refused_in_one_line(
+        tmp_path):
+    # SQLite cannot read the log without making the -shm beside it; the file alone
+    # lacks the games: a clear refusal, never the file's older state
+    path = copy_with_log(tmp_path)
+    assert (tmp_path / "copy" / "results.sqlite-wal").stat().st_size > 0
+    with read_only_folder(path.parent) as folder, pytest.raises(StoreError, match=(
+            r"cannot read .*results.sqlite: results.sqlite-wal beside it holds writes not "
+            r"yet in the file, .* copy both files to a folder you can write")):
+        Store(folder / path.name, readonly=True)
+    with Store(path, readonly=True) as store:  # where the -shm can be made: every game
+        assert [r.won for r in store.games("r1")] == [True, False]
+
+
+def test_a_copy_with_an_empty_log_and_no_shm_in_a_read_only_folder_is_read(tmp_path):
+    path = copy_with_log(tmp_path)
+    with sqlite3.connect(path) as con:  # the log folded into the file: an empty -wal left
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    (tmp_path / "copy" / "results.sqlite-wal").write_bytes(b"")
+    (tmp_path / "copy" / "results.sqlite-shm").unlink(missing_ok=True)
+    with read_only_folder(path.parent) as folder, Store(folder / path.name,
+                                                         readonly=True) as store:
+        assert [r.won for r in store.games("r1")] == [True, False]
 
 
 def test_a_store_of_an_older_version_is_read(tmp_path):

@@ -160,7 +160,10 @@ class Store:
 
     ``create``: make the file (and its tables) if missing; otherwise it must be
     a results store already.  ``readonly``: only read (a store on a read-only
-    disk, or someone else's); nothing is ever written, not even the tables.
+    disk, or someone else's); nothing is ever written, not even the tables.  A copy
+    with its write-ahead log (``-wal``) but not its ``-shm`` is read whole where SQLite
+    can make the ``-shm``; in a read-only folder it is refused in one line, never read
+    without the log's games (an empty log has none: that copy is read).
     Tables are never added to a SQLite file that holds other tables: that is
     not a results store.
     """
@@ -184,7 +187,7 @@ class Store:
         try:
             if readonly:
                 uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                if not self.path.with_name(f"{self.path.name}-wal").exists():
+                if _unlogged(self.path):
                     # no writer has it open: read the file as it is, and make no -wal and
                     # -shm files beside it (a read-only WAL connection would)
                     uri += "&immutable=1"
@@ -219,13 +222,20 @@ class Store:
             if not readonly:
                 self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
+            db = getattr(self, "db", None)
+            if db is not None:  # the file is not held open by a store never returned
+                db.close()
             if not exists:  # a store that could not be made is not left behind half-made
-                db = getattr(self, "db", None)
-                if db is not None:
-                    db.close()
                 for leftover in ("", "-wal", "-shm", "-journal"):
                     with contextlib.suppress(OSError):
                         self.path.with_name(self.path.name + leftover).unlink()
+            if readonly and not _unlogged(self.path) and not _side(self.path, "-shm").exists():
+                raise StoreError(
+                    f"cannot read {self.path}: {_side(self.path, '-wal').name} beside it holds "
+                    f"writes not yet in the file, and SQLite could not make the "
+                    f"{_side(self.path, '-shm').name} file it needs to read them (a read-only "
+                    "folder?): copy both files to a folder you can write, and read the "
+                    "copy") from None
             raise StoreError(f"cannot use {self.path} as a results store: {exc}") from None
 
     def close(self) -> None:
@@ -441,6 +451,21 @@ class Store:
                 moves=row[10], p1_bomb=bool(row[11]), p2_bomb=bool(row[12]),
                 p1_seconds=row[13], p2_seconds=row[14], version=row[15], extra=row[16],
             )
+
+
+def _side(path: Path, suffix: str) -> Path:
+    """SQLite's file beside the store: ``-wal`` (the write-ahead log), ``-shm``."""
+    return path.with_name(path.name + suffix)
+
+
+def _unlogged(path: Path) -> bool:
+    """True when the file alone is the whole store: no write-ahead log beside it, or an
+    empty one and no ``-shm`` (no writer has it open: a writer keeps an ``-shm``)."""
+    wal = _side(path, "-wal")
+    try:
+        return wal.stat().st_size == 0 and not _side(path, "-shm").exists()
+    except FileNotFoundError:
+        return True
 
 
 def _check_header(path: Path, reading: bool) -> None:
