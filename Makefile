@@ -26,7 +26,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 	$(BIN)/mypy --strict benchmarks/*.py
-	cd benchmarks/studies && ../../$(BIN)/mypy --strict --cache-dir ../../.mypy_cache *.py
+	cd benchmarks/studies && MYPYPATH=.. ../../$(BIN)/mypy --strict --cache-dir ../../.mypy_cache *.py
 
 chromium:
 	@./scripts/ensure-chromium.sh

@@ -17,6 +17,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from minesolver.errors import InputError
 from minesolver.rules import FIRST_CLICK_RULES, Rules
@@ -112,20 +113,24 @@ def parse_board_args(
     return args
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number of at least ``low``, refused in one line.
+def at_least(low: float, kind: Callable[[str], Any] = int) -> Callable[[str], Any]:
+    """An argparse ``type``: a number of ``kind`` (whole by default) no smaller than
+    ``low``, refused in one line.
 
-    >>> at_least(1)("3")
-    3
+    >>> at_least(1)("3"), at_least(0.1, float)("0.5")
+    (3, 0.5)
     """
+    what = "a whole number" if kind is int else "a number"
 
-    def read(text: str) -> int:
+    def read(text: str) -> Any:
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if value != value:  # nan
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+        if not value >= low:
+            raise argparse.ArgumentTypeError(f"{text.strip()} is below {low:g}")
         return value
 
     return read

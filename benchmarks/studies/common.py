@@ -25,26 +25,20 @@ from minesolver.bench.sweep import sweep_table
 from minesolver.errors import MinesolverError
 from minesolver.files import atomic_write, check_writable
 
+# the options every benchmark script words alike: benchmarks/script_args.py, one folder up
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+from script_args import at_least, script_parser
+
 __all__ = [
     "Progress", "at_least", "check_outputs", "find_run", "load_json", "machine", "pct", "play",
     "results", "run_study", "save_json", "size_of", "study_parser", "sweep_rows", "table",
 ]
 
 
-class _Help(argparse.ArgumentDefaultsHelpFormatter):
-    """Each option's help ends with its default, when it has one worth showing."""
-
-    def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default in (None, False):
-            return action.help or ""
-        return super()._get_help_string(action) or ""
-
-
 def study_parser(doc: str | None) -> argparse.ArgumentParser:
     """A study's parser: described by its docstring's first paragraph, with ``--db``
     (every study keeps its games in a store) and defaults shown in ``--help``."""
-    parser = argparse.ArgumentParser(
-        description=" ".join((doc or "").split("\n\n")[0].split()), formatter_class=_Help)
+    parser = script_parser(doc)
     parser.add_argument("--db", default="studies.sqlite",
                         help="the store the games are kept in (and found again in)")
     return parser
@@ -66,21 +60,6 @@ def run_study(main: Callable[[], None]) -> None:
             said = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
         print(f"{name}: error: {' '.join(said.split())}", file=sys.stderr)
         sys.exit(2)
-
-
-def at_least(low: float, kind: Callable[[str], Any] = int) -> Callable[[str], Any]:
-    """An argparse ``type``: a number of ``kind`` no smaller than ``low``."""
-
-    def read(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not value >= low:  # also refuses nan
-            raise argparse.ArgumentTypeError(f"{text} is below {low:g}")
-        return value
-
-    return read
 
 
 def size_of(text: str) -> tuple[int, int]:
