@@ -265,13 +265,13 @@ def front_weights(
     Python integers (numpy's loops over object arrays call the same operations
     without the interpreter between them).
 
-    With ``shift`` (``None``, the default: when the fronts' least counts add up to
-    :data:`SHIFT_MIN` or more; and always when ``w_out`` has one weight per front mine
-    count) each front's least mine count is taken out first, so the join runs over the counts the fronts
-    can really hold rather than from 0: a board of hundreds of small fronts joins
-    several times faster.  ``g[c][k]`` and ``tails[c][u]`` are then 0
-    where front ``c`` (the fronts before ``c``) cannot hold ``k`` (``u``) mines:
-    weights no layout meets.  ``shift=False`` is the plain join, the reference.
+    ``shift``: take each front's least mine count out first, so the join runs over the
+    counts the fronts can really hold rather than from 0 (a board of hundreds of small
+    fronts joins several times faster); ``None``, the default, does so when the least
+    counts add up to :data:`SHIFT_MIN` or more.  Only when ``w_out`` has one weight per
+    front mine count.  ``g[c][k]`` and ``tails[c][u]`` are then 0 where front ``c``
+    (the fronts before ``c``) cannot hold ``k`` (``u``) mines: weights no layout meets.
+    ``shift=False`` is the plain join, the reference.
 
     >>> g, product, _ = front_weights([[1, 2]], [3, 1])
     >>> g[0].tolist(), product.tolist()
@@ -283,8 +283,10 @@ def front_weights(
     [[0, 15, 21], [10, 19]]
     """
     total = sum(len(p) - 1 for p in polys)
-    lows = [next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys]
-    least = sum(lows) if shift is not False else 0
+    lows: list[int] = []  # each front's least count: not looked for when it cannot pay
+    if shift or (shift is None and total >= SHIFT_MIN):
+        lows = [next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys]
+    least = sum(lows)
     if least < (SHIFT_MIN if shift is None else 1) or len(w_out) != total + 1:
         return _join([objects(p) for p in polys], objects(w_out))
     gs, product, tails = _join(
