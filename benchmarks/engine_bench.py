@@ -10,7 +10,10 @@ Prints these tables:
    class (beginner, intermediate, expert), positions the fixtures do not hold;
 3. long fronts: generated positions whose fronts run for hundreds of cells;
 4. 100x100 boards at 20% density;
-5. 100x100 boards with cells shown at random: hundreds of small fronts.
+5. 100x100 boards with cells shown at random: hundreds of small fronts;
+6. with ``--joins``: the fronts' join alone (``joining.front_weights``), as the engine
+   calls it against the plain join (``shift=False``), per join of each class's
+   positions (the fixtures', and the played games' with ``--played``), in one process.
 
 Every generated position comes from ``--seed``.  Times are wall-clock
 (``time.perf_counter``) around each call, best of the repeats, in this one process;
@@ -29,12 +32,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 from script_args import script_parser  # benchmarks/script_args.py: shared options
 
 from minesolver import Game, Position, Rules
-from minesolver.analysis import Analysis, analyze
+from minesolver.analysis import Analysis, analyze, engine, joining
 from minesolver.analysis.floats import probabilities
 from minesolver.analysis.kernels import kernel_in_use
 from minesolver.bench.stats import percentile
@@ -172,24 +177,27 @@ def stripe_position(seed: int) -> Position:
     return Position(100, 100, 2000, bytes(cells))
 
 
-def scattered_position(seed: int, fraction: float) -> Position:
-    """100x100, 1800 mines: ``fraction`` of the safe cells shown at random, no flood.
+def scattered_position(seed: int, fraction: float, size: int = 100, mines: int = 1800
+                       ) -> Position:
+    """``size`` x ``size`` with ``mines`` mines: ``fraction`` of the safe cells shown at
+    random, no flood.
 
     Hundreds of small fronts, as no game makes but a hand-made position may hold:
     the fronts' join through the mine count is most of the analysis here.
     """
-    game = Game(Rules(100, 100, 1800, first_click="none"), seed=seed)
+    cells_n = size * size
+    game = Game(Rules(size, size, mines, first_click="none"), seed=seed)
     game.reveal(0, 0)
     layout = game.layout
     assert layout is not None
-    mines = set(layout.mines)
+    mined = set(layout.mines)
     rng = SplitMix64(derive_seed(seed, 2))
-    cells = bytearray([COVERED]) * 10_000
-    safe = [i for i in range(10_000) if i not in mines]
+    cells = bytearray([COVERED]) * cells_n
+    safe = [i for i in range(cells_n) if i not in mined]
     for _ in range(int(fraction * len(safe))):
         i = safe.pop(rng.below(len(safe)))
-        cells[i] = numbers(mines, 100, 100, i)
-    return Position(100, 100, 1800, bytes(cells))
+        cells[i] = numbers(mined, size, size, i)
+    return Position(size, size, mines, bytes(cells))
 
 
 def frontier(position: Position) -> int:
@@ -343,6 +351,41 @@ def played_positions(seed: int, games: int) -> list[tuple[str, Position]]:
     return out
 
 
+def join_table(positions: list[tuple[str, Position]], repeat: int) -> None:
+    """Time every join the engine makes on ``positions``, by class: the default
+    (:data:`joining.SHIFT_MIN` decides) against the plain join, best of ``repeat``."""
+    joins: dict[str, list[tuple[list[list[int]], list[int]]]] = {}
+    calls: list[tuple[list[list[int]], list[int]]] = []
+    join = joining.front_weights
+
+    def record(polys: list[list[int]], w_out: list[int], **how: bool | None) -> Any:
+        calls.append((polys, w_out))
+        return join(polys, w_out, **how)
+
+    with patch.object(engine, "front_weights", record):
+        for name, position in positions:
+            before = len(calls)
+            analyze(position)
+            joins.setdefault(name, []).extend(calls[before:])
+    print("The fronts' join alone: every join of the analyses, best of repeats")
+    print(f"{'class':<14}{'joins':>7}{'shifted':>9}{'default us':>12}{'plain us':>10}")
+    for name, items in joins.items():
+        shifted = sum(
+            sum(next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys)
+            >= joining.SHIFT_MIN for polys, _ in items)
+        best = {}
+        for shift in (None, False):
+            runs = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                for polys, w_out in items:
+                    joining.front_weights(polys, w_out, shift=shift)
+                runs.append((time.perf_counter() - start) / len(items) * 1e6)
+            best[shift] = min(runs)
+        print(f"{name:<14}{len(items):>7}{shifted:>9}{best[None]:>12.1f}{best[False]:>10.1f}")
+    print()
+
+
 def verdicts(times: dict[str, dict[str, list[float]]], where: str) -> None:
     for name in CLASSES:
         if name not in times or not times[name]["toollib"]:
@@ -397,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
         "--fixtures-only", action="store_true", help="only the fixture table (and its targets)"
     )
     parser.add_argument(
+        "--joins", action="store_true", help="also time the fronts' join alone (table 6)"
+    )
+    parser.add_argument(
         "--played", type=int, default=0, metavar="N",
         help="also time every position of N seeded games per class (beginner to expert)",
     )
@@ -414,6 +460,9 @@ def main(argv: list[str] | None = None) -> int:
         played = time_positions(played_positions(seed, args.played), args.repeat, versus)
         print_times(f"Every position of {args.played} played games per class, seed {seed}",
                     played)
+    if args.joins:
+        join_table(fixture_positions(args.fixtures)
+                   + (played_positions(seed, args.played) if args.played else []), args.repeat)
     print("Targets")
     verdicts(times, "fixtures")
     verdicts(played, "played")

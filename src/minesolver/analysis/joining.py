@@ -245,10 +245,10 @@ def density_weights(density: Fraction, total_front: int) -> list[int]:
     return [a**t * b ** (total_front - t) for t in range(total_front + 1)]
 
 
-#: the least mine count of the fronts from which taking it out first pays: below it the
-#: copies cost more than the shorter join saves (about 15 microseconds; measured with
-#: the timings in docs/benchmarks.md)
-SHIFT_MIN = 16
+#: the fronts' least mine count from which taking it out first pays: below it the
+#: copies cost more than the shorter join saves (expert positions' joins of 20 or 30
+#: mines and small numbers; measured with ``engine_bench.py --joins``)
+SHIFT_MIN = 48
 
 
 def front_weights(
@@ -322,7 +322,11 @@ def _join(
 
 def _pad(zeros: int, values: np.ndarray) -> np.ndarray:
     """``values`` after ``zeros`` zeros (Python integers)."""
-    return np.concatenate([objects([0] * zeros), values]) if zeros else values
+    if not zeros:
+        return values
+    out = np.zeros(zeros + len(values), dtype=object)  # the int 0, as objects() holds
+    out[zeros:] = values
+    return out
 
 
 def _correlate(a: np.ndarray, t: np.ndarray, length: int) -> np.ndarray:
