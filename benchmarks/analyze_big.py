@@ -1,14 +1,18 @@
-"""``minesolver analyze`` on big boards with nothing open, this code against another
-checkout: wall seconds, CPU seconds and peak RSS of each whole command.
+"""``minesolver analyze`` on big boards, this code against another checkout: wall
+seconds, CPU seconds and peak RSS of each whole command.
 
-Each board is an N x N board of covered cells at ``--density``; each is analysed as
+Each board is an N x N board of covered cells at ``--density`` (with ``--shown F``:
+that fraction of its safe cells shown at random, seeded by ``--seed``, hundreds of
+small fronts; else nothing open); each is analysed as
 text without advice, as ``--json`` without advice, and as text with advice (the
 default), each with ``--max-seconds`` (a run past it counts as stopped, and its time is
 the limit's).  The two versions run one after the other for each case, so they see
-about the same machine load.  The library's own analysis of such a board takes under a
-second; the rest is what the command does around it.
+about the same machine load.  The library's own analysis of a board with nothing open
+takes under a second; the rest is what the command does around it.
 
     python benchmarks/analyze_big.py --old-src /tmp/wt-old/src --sizes 1000 2000
+    python benchmarks/analyze_big.py --old-src /tmp/wt-old/src --sizes 100 --density 0.18 \
+        --shown 0.15 --seed 1
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from engine_bench import scattered_position
 from script_args import at_least, script_parser
 
 CASES = {  # name: the options of the case
@@ -61,9 +66,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="text and json without advice; advice: text with it")
     parser.add_argument("--max-seconds", type=float, default=60.0,
                         help="each command's --max-seconds (analyze's own default)")
+    parser.add_argument("--shown", type=float, default=None, metavar="F",
+                        help="show this fraction of the safe cells, at random")
+    parser.add_argument("--seed", type=at_least(0), default=1,
+                        help="the mines and the cells shown, with --shown")
     opts = parser.parse_args(argv)
     if not 0 < opts.density < 1:
         parser.error("--density must be between 0 and 1")
+    if opts.shown is not None and not 0 <= opts.shown <= 1:
+        parser.error("--shown must be between 0 and 1")
     here = str(Path(__file__).resolve().parents[1] / "src")  # this checkout's code
     versions = [("new", here)] + ([("old", opts.old_src)] if opts.old_src else [])
     print("| board | case | version | result | wall s | CPU s | peak MB |")
@@ -72,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         for size in opts.sizes:
             board = Path(folder) / f"covered_{size}.mine"
             mines = round(size * size * opts.density)
-            board.write_text(f"{size}x{size}x{mines}\n" + ("H" * size + "\n") * size)
+            if opts.shown is None:
+                board.write_text(f"{size}x{size}x{mines}\n" + ("H" * size + "\n") * size)
+            else:
+                shown = scattered_position(opts.seed, opts.shown, size, mines)
+                board.write_text(shown.to_text())
             for case in opts.cases:
                 for name, src in versions:
                     row = run(src, board, CASES[case], opts.max_seconds)

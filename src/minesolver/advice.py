@@ -32,14 +32,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .analysis import Analysis, analyze
+from .analysis import Engine
 from .codes import COVERED
 from .errors import InconsistentPositionError, percent
 from .position import Position
 from .strategies import Reason
 from .strategies.best import Best
 from .strategies.forced import forced_guess
-from .survey import min_probability, share_with, shown_values
+from .survey import min_probability
 
 __all__ = ["Advice", "Outlook", "advise", "outlook", "percent"]
 
@@ -135,28 +135,33 @@ class Advice:
         return head + f"a guess: {figures}"
 
 
-def outlook(
-    position: Position, cell: tuple[int, int], analysis: Analysis | None = None
-) -> Outlook:
-    """What opening ``cell`` may bring (see :class:`Outlook`); exact."""
-    analysis = analysis if analysis is not None else analyze(position)
+def outlook(position: Position, cell: tuple[int, int], *, engine: Engine | None = None
+            ) -> Outlook:
+    """What opening ``cell`` may bring (see :class:`Outlook`); exact.
+
+    ``engine``: an :class:`~minesolver.analysis.Engine` of ``position`` to ask
+    (:meth:`~minesolver.analysis.Engine.outcomes`: each number the cell may show is a
+    hypothesis on it, rebuilding only the fronts next to the cell), made here if not
+    given.
+    """
+    engine = engine if engine is not None else Engine(position)
+    if engine.position != position:
+        raise ValueError("the engine given analyses another position")
     index = position.index(*cell)
     if position.cells[index] != COVERED:
         raise InconsistentPositionError(f"cell {cell} is not a covered, unflagged cell", None)
     shows: dict[int, Fraction] = {}
     progress = survive = Fraction(0)
-    for value in shown_values(position, analysis, index):
-        chance, after = share_with(analysis, index, value)
-        if after is None:
-            continue
-        shows[value] = chance
+    for outcome in engine.outcomes(cell):
+        chance, after = outcome.probability, outcome.analysis
+        shows[outcome.shown] = chance
         if len(after.safe_indices):
             progress += chance
             survive += chance
         else:
             lowest = min_probability(after)
             survive += chance * (1 if lowest is None else 1 - lowest)
-    return Outlook(cell, analysis.probability(*cell), shows, progress, survive)
+    return Outlook(cell, engine.analysis.probability(*cell), shows, progress, survive)
 
 
 def advise(position: Position) -> Advice | None:
@@ -172,7 +177,8 @@ def advise(position: Position) -> Advice | None:
     >>> advice.text
     'open (0, 2): certainly safe (a deduction; 2 safe cells in all)'
     """
-    analysis = analyze(position)
+    engine = Engine(position)
+    analysis = engine.analysis
     if min_probability(analysis) is None:
         return None
     best = Best().within_python_range()
@@ -189,7 +195,7 @@ def advise(position: Position) -> Advice | None:
         cell=move.cell,
         reason=move.reason,
         probability=analysis.probability(*move.cell),
-        outlook=outlook(position, move.cell, analysis),
+        outlook=outlook(position, move.cell, engine=engine),
         safe_cells=len(analysis.safe_indices),
         win_chance=move.win_chance,
         pair=pair,

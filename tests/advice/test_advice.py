@@ -24,7 +24,7 @@ from support import (
 )
 
 from minesolver.advice import advise, outlook
-from minesolver.analysis import analyze
+from minesolver.analysis import Engine, analyze
 from minesolver.codes import BLANK, COVERED, MINE, is_open
 from minesolver.position import Position
 from minesolver.strategies import find_strategy
@@ -180,11 +180,11 @@ def brute_outlook(position, layouts, index):
 @given(position=consistent_positions())
 def test_outlook_equals_brute_force(position):
     layouts = layouts_of(position)
-    analysis = analyze(position)
-    for index in covered(position):
+    engine = Engine(position)  # one engine asked about every cell, as advise asks it
+    for n, index in enumerate(covered(position)):
         if all(index in m for m in layouts):
             continue
-        look = outlook(position, position.coords(index), analysis)
+        look = outlook(position, position.coords(index), engine=engine if n % 2 else None)
         shows, progress, survive = brute_outlook(position, layouts, index)
         assert look.shows == shows
         assert (look.progress, look.survive_two) == (progress, survive)
@@ -301,3 +301,9 @@ def test_lowest_risk_and_shares_equal_their_definitions(position):
             count, also = count_with(position, i, code)
             assert share == Fraction(count, analysis.solutions)
             assert (after is None) == (also is None) == (count == 0)
+
+
+def test_outlook_refuses_an_engine_of_another_position():
+    engine = Engine(Position.from_text("3x1x1\nHHH\n"))
+    with pytest.raises(ValueError, match="the engine given analyses another position"):
+        outlook(Position.from_text("3x1x1\n1HH\n"), (0, 2), engine=engine)

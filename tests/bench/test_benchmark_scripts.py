@@ -82,6 +82,14 @@ def test_analyze_big_times_each_case_of_two_checkouts():
     assert rows[0].startswith("| 30x30x180 | text | new | ok |")
 
 
+def test_analyze_big_shows_cells_at_random_and_refuses_a_fraction_past_one():
+    out = ok("analyze_big.py", "--sizes", "30", "--shown", "0.3", "--seed", "3",
+             "--cases", "advice")
+    one(r"\| 30x30x180 \| advice \| new \| ok \|.*", out)
+    done = run("analyze_big.py", "--shown", "2")
+    assert done.returncode == 2 and "--shown must be between 0 and 1" in done.stderr
+
+
 def test_chains_parts_counts_the_calls_of_the_chains_rule():
     out = ok("chains_parts.py", "--games", "5", "--seed", "1000")
     one(rf"5 30x16x99 games of best \(seeds 1000\.\.\), kernels \w+: median {NUM} ms per game",
