@@ -23,12 +23,17 @@ SPEC = RunSpec(points=(Rules(8, 8, 12, first_click="opening"),), strategies=("ta
                games=16, seed=31, start="center")
 
 
+# the scheduler starts its HTTP server even with dashboard_address=None, on 127.0.0.1:8787:
+# two tests at once (pytest -n 2) clashed there, and distributed warned each time
+LOOPBACK_ANY_PORT = "127.0.0.1:0"
+
+
 @pytest.fixture(scope="module")
 def scheduler():
     """The address of a real two-process local cluster, closed after the module."""
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address=LOOPBACK_ANY_PORT,
     )
     try:
         yield cluster.scheduler_address
@@ -242,7 +247,8 @@ def test_a_run_without_workers_says_so_and_goes_on_when_they_come(tmp_path, monk
     monkeypatch.setattr(runner, "IDLE_SECONDS", 1.0)
     spec = RunSpec(points=(Rules(8, 8, 12),), strategies=("tank",), games=300, seed=5)
     cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1",
+                                       dashboard_address=LOOPBACK_ANY_PORT)
     notes: list[str] = []
 
     def on_note(text):
@@ -278,7 +284,8 @@ def test_a_run_whose_workers_all_leave_waits_and_goes_on_when_one_comes(tmp_path
     monkeypatch.setattr(runner, "IDLE_SECONDS", 1.0)
     spec = RunSpec(points=(Rules(8, 8, 12),), strategies=("tank",), games=400, seed=6)
     cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address=None)
+                                       host="127.0.0.1",
+                                       dashboard_address=LOOPBACK_ANY_PORT)
     address = cluster.scheduler_address
     workers: list[subprocess.Popen[bytes]] = []
 
