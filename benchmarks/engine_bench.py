@@ -12,8 +12,9 @@ Prints these tables:
 4. 100x100 boards at 20% density;
 5. 100x100 boards with cells shown at random: hundreds of small fronts;
 6. with ``--joins``: the fronts' join alone (``joining.front_weights``), as the engine
-   calls it against the plain join (``shift=False``), per join of each class's
-   positions (the fixtures', and the played games' with ``--played``), in one process.
+   calls it, always shifted (``shift=True``) and plain (``shift=False``), per join of
+   each class's positions (the fixtures', and the played games' with ``--played``), and
+   of each generated position (tables 3 to 5), in one process.
 
 Every generated position comes from ``--seed``.  Times are wall-clock
 (``time.perf_counter``) around each call, best of the repeats, in this one process;
@@ -352,8 +353,9 @@ def played_positions(seed: int, games: int) -> list[tuple[str, Position]]:
 
 
 def join_table(positions: list[tuple[str, Position]], repeat: int) -> None:
-    """Time every join the engine makes on ``positions``, by class: the default
-    (:data:`joining.SHIFT_MIN` decides) against the plain join, best of ``repeat``."""
+    """Time every join the engine makes on ``positions``, by name (a class of positions,
+    or one generated position): the default (:data:`joining.SHIFT_MIN` decides), always
+    shifted and plain, best of ``repeat``."""
     joins: dict[str, list[tuple[list[list[int]], list[int]]]] = {}
     calls: list[tuple[list[list[int]], list[int]]] = []
     join = joining.front_weights
@@ -368,13 +370,15 @@ def join_table(positions: list[tuple[str, Position]], repeat: int) -> None:
             analyze(position)
             joins.setdefault(name, []).extend(calls[before:])
     print("The fronts' join alone: every join of the analyses, best of repeats")
-    print(f"{'class':<14}{'joins':>7}{'shifted':>9}{'default us':>12}{'plain us':>10}")
+    width = max([14, *(len(name) + 2 for name in joins)])
+    print(f"{'positions':<{width}}{'joins':>7}{'shifted':>9}{'default us':>12}{'always us':>11}"
+          f"{'plain us':>10}")
     for name, items in joins.items():
         shifted = sum(
             sum(next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys)
             >= joining.SHIFT_MIN for polys, _ in items)
         best = {}
-        for shift in (None, False):
+        for shift in (None, True, False):
             runs = []
             for _ in range(repeat):
                 start = time.perf_counter()
@@ -382,7 +386,8 @@ def join_table(positions: list[tuple[str, Position]], repeat: int) -> None:
                     joining.front_weights(polys, w_out, shift=shift)
                 runs.append((time.perf_counter() - start) / len(items) * 1e6)
             best[shift] = min(runs)
-        print(f"{name:<14}{len(items):>7}{shifted:>9}{best[None]:>12.1f}{best[False]:>10.1f}")
+        print(f"{name:<{width}}{len(items):>7}{shifted:>9}{best[None]:>12.1f}{best[True]:>11.1f}"
+              f"{best[False]:>10.1f}")
     print()
 
 
@@ -437,7 +442,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-toollib", action="store_true", help="do not time ms-toollib even if installed"
     )
     parser.add_argument(
-        "--fixtures-only", action="store_true", help="only the fixture table (and its targets)"
+        "--fixtures-only", action="store_true",
+        help="no generated positions (tables 3 to 5): the fixtures, with --played and "
+             "--joins their tables too"
     )
     parser.add_argument(
         "--joins", action="store_true", help="also time the fronts' join alone (table 6)"
@@ -491,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
         args.repeat,
     )
-    generated_table(
+    scattered = generated_table(
         "100x100, 1800 mines: cells shown at random (many small fronts), best of repeats",
         [
             (f"scattered 10% shown #{seed}", lambda: scattered_position(seed, 0.10)),
@@ -500,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
         ],
         args.repeat,
     )
+    if args.joins:
+        join_table([(name, position) for name, position, _, _ in fronts + big + scattered],
+                   args.repeat)
 
     print("Targets")
     if "expert" in times:

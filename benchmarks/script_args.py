@@ -130,7 +130,7 @@ def at_least(low: float, kind: Callable[[str], Any] = int) -> Callable[[str], An
         if value != value:  # nan
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
         if not value >= low:
-            raise argparse.ArgumentTypeError(f"{text.strip()} is below {low:g}")
+            raise argparse.ArgumentTypeError(f"{text.strip()} is below {low}")
         return value
 
     return read

@@ -26,7 +26,7 @@ from minesolver.errors import MinesolverError
 from minesolver.files import atomic_write, check_writable
 
 # the options every benchmark script words alike: benchmarks/script_args.py, one folder up
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # after the libraries
 from script_args import at_least, script_parser
 
 __all__ = [

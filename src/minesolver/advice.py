@@ -139,7 +139,8 @@ def outlook(position: Position, cell: tuple[int, int], *, engine: Engine | None 
             ) -> Outlook:
     """What opening ``cell`` may bring (see :class:`Outlook`); exact.
 
-    ``engine``: an :class:`~minesolver.analysis.Engine` of ``position`` to ask
+    ``engine``: an :class:`~minesolver.analysis.Engine` of ``position`` (exact clues,
+    the mine count: no noise, no density) to ask
     (:meth:`~minesolver.analysis.Engine.outcomes`: each number the cell may show is a
     hypothesis on it, rebuilding only the fronts next to the cell), made here if not
     given.
@@ -147,6 +148,8 @@ def outlook(position: Position, cell: tuple[int, int], *, engine: Engine | None 
     engine = engine if engine is not None else Engine(position)
     if engine.position != position:
         raise ValueError("the engine given analyses another position")
+    if engine.noise is not None or engine.soft is not None or engine.density is not None:
+        raise ValueError("the outlook needs an engine of exact clues and the mine count")
     index = position.index(*cell)
     if position.cells[index] != COVERED:
         raise InconsistentPositionError(f"cell {cell} is not a covered, unflagged cell", None)

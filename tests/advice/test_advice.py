@@ -307,3 +307,11 @@ def test_outlook_refuses_an_engine_of_another_position():
     engine = Engine(Position.from_text("3x1x1\nHHH\n"))
     with pytest.raises(ValueError, match="the engine given analyses another position"):
         outlook(Position.from_text("3x1x1\n1HH\n"), (0, 2), engine=engine)
+
+
+@pytest.mark.parametrize("how", [{"noise": "withheld"}, {"density": Fraction(1, 5)}])
+def test_outlook_refuses_an_engine_of_noisy_clues_or_a_density(how):
+    # a withheld model's engine gave a blank among the numbers, chances not adding up
+    position = Position.from_text("3x1x1\nHHH\n")
+    with pytest.raises(ValueError, match="needs an engine of exact clues and the mine count"):
+        outlook(position, (0, 0), engine=Engine(position, **how))

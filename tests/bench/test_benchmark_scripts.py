@@ -194,7 +194,8 @@ def test_engine_bench_prints_every_table(tmp_path):
     for line in first.values():
         name = f"{json.loads(line)['id']}.mine"
         shutil.copy(fixtures / name, tmp_path / name)
-    out = ok("engine_bench.py", "--repeat", "1", "--played", "1", "--fixtures", str(tmp_path))
+    out = ok("engine_bench.py", "--repeat", "1", "--played", "1", "--fixtures", str(tmp_path),
+             "--joins")
     figure = rf"{NUM}\s+{NUM}"  # median and p95
     toollib = figure if HAVE_TOOLLIB else r"-\s+-"
     fixtures_part, played_part = out.split("Every position of 1 played games per class, seed 1")
@@ -204,6 +205,9 @@ def test_engine_bench_prints_every_table(tmp_path):
     for name in ("beginner", "intermediate", "expert"):
         assert int(one(rf"{name}\s+(\d+)\s+{figure}\s+{figure}\s+{toollib}", played_part)[1]) > 0
     one(r"the compiled path handed \d+ of 5 positions over to the engine", out)
+    for name in ("beginner", "intermediate", "expert", "large64", "large100"):  # every join
+        assert int(one(rf"{name}\s+(\d+)\s+\d+(?:\s+{NUM}){{3}}", out)[1]) > 0
+    one(rf"scattered 10% shown #1\s+1\s+1(?:\s+{NUM}){{3}}", out)  # its one join, shifted
     rows = re.findall(
         rf"^(?:band|ribbon|stripe|mid-game|scattered) .*#1(?:\s+\d+){{5}}\s+{NUM}$", out, re.M)
     assert len(rows) == 6 + 4 + 3  # long fronts, 100x100, then many small fronts

@@ -247,7 +247,7 @@ def density_weights(density: Fraction, total_front: int) -> list[int]:
 
 #: the fronts' least mine count from which taking it out first pays: below it the
 #: copies cost more than the shorter join saves (expert positions' joins of 20 or 30
-#: mines and small numbers; measured with ``engine_bench.py --joins``)
+#: mines and small numbers; ``engine_bench.py --joins`` times the join always shifted)
 SHIFT_MIN = 48
 
 
@@ -266,11 +266,11 @@ def front_weights(
     without the interpreter between them).
 
     ``shift``: take each front's least mine count out first, so the join runs over the
-    counts the fronts can really hold rather than from 0 (a board of hundreds of small
-    fronts joins several times faster); ``None``, the default, does so when the least
+    counts the fronts can really hold rather than from 0 (on boards of hundreds of small
+    fronts the join takes 2-3x less time); ``None``, the default, does so when the least
     counts add up to :data:`SHIFT_MIN` or more.  Only when ``w_out`` has one weight per
-    front mine count.  ``g[c][k]`` and ``tails[c][u]`` are then 0 where front ``c``
-    (the fronts before ``c``) cannot hold ``k`` (``u``) mines: weights no layout meets.
+    front mine count.  ``g[c][k]`` and ``tails[c][u]`` are then 0 below the least count
+    of front ``c`` (of the fronts before ``c``): weights no layout meets.
     ``shift=False`` is the plain join, the reference.
 
     >>> g, product, _ = front_weights([[1, 2]], [3, 1])

@@ -160,10 +160,11 @@ class Store:
 
     ``create``: make the file (and its tables) if missing; otherwise it must be
     a results store already.  ``readonly``: only read (a store on a read-only
-    disk, or someone else's); nothing is ever written, not even the tables.  A copy
-    with its write-ahead log (``-wal``) but not its ``-shm`` is read whole where SQLite
-    can make the ``-shm``; in a read-only folder it is refused in one line, never read
-    without the log's games (an empty log has none: that copy is read).
+    disk, or someone else's); nothing of the store is ever written, not even the tables
+    (beside a store with a write-ahead log, ``-wal``, SQLite keeps the ``-shm`` file it
+    reads the log with).  A copy with its ``-wal`` but not its ``-shm`` is read whole
+    where SQLite can make the ``-shm``; in a read-only folder it is refused in one line,
+    never read without the log's games (an empty log has none: that copy is read).
     Tables are never added to a SQLite file that holds other tables: that is
     not a results store.
     """
@@ -229,13 +230,14 @@ class Store:
                 for leftover in ("", "-wal", "-shm", "-journal"):
                     with contextlib.suppress(OSError):
                         self.path.with_name(self.path.name + leftover).unlink()
-            if readonly and not _unlogged(self.path) and not _side(self.path, "-shm").exists():
+            wal, shm = _side(self.path, "-wal"), _side(self.path, "-shm")
+            if (readonly and not _unlogged(self.path) and not shm.exists()
+                    and os.access(wal, os.R_OK)):
                 raise StoreError(
-                    f"cannot read {self.path}: {_side(self.path, '-wal').name} beside it holds "
-                    f"writes not yet in the file, and SQLite could not make the "
-                    f"{_side(self.path, '-shm').name} file it needs to read them (a read-only "
-                    "folder?): copy both files to a folder you can write, and read the "
-                    "copy") from None
+                    f"cannot read {self.path}: {wal.name} beside it may hold writes not yet "
+                    f"in the file, and SQLite could not make the {shm.name} file it needs to "
+                    "read them (a read-only folder?): copy both files to a folder you can "
+                    "write, and read the copy") from None
             raise StoreError(f"cannot use {self.path} as a results store: {exc}") from None
 
     def close(self) -> None:
