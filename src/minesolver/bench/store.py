@@ -229,7 +229,7 @@ class Store:
             if not exists:  # a store that could not be made is not left behind half-made
                 for leftover in ("", "-wal", "-shm", "-journal"):
                     with contextlib.suppress(OSError):
-                        self.path.with_name(self.path.name + leftover).unlink()
+                        _side(self.path, leftover).unlink()
             wal, shm = _side(self.path, "-wal"), _side(self.path, "-shm")
             if (readonly and not _unlogged(self.path) and not shm.exists()
                     and os.access(wal, os.R_OK)):
@@ -456,7 +456,8 @@ class Store:
 
 
 def _side(path: Path, suffix: str) -> Path:
-    """SQLite's file beside the store: ``-wal`` (the write-ahead log), ``-shm``."""
+    """SQLite's file beside the store: ``-wal`` (the write-ahead log), ``-shm``,
+    ``-journal`` (``""``: the store itself)."""
     return path.with_name(path.name + suffix)
 
 
