@@ -375,7 +375,7 @@ def join_table(positions: list[tuple[str, Position]], repeat: int) -> None:
           f"{'plain us':>10}")
     for name, items in joins.items():
         shifted = sum(
-            sum(next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys)
+            sum(joining.least_mines(p) for p in polys)
             >= joining.SHIFT_MIN for polys, _ in items)
         best = {}
         for shift in (None, True, False):

@@ -213,7 +213,7 @@ def zero_chances(
             chance = share_with(analysis, i, 0)[0]
         out[i] = chance
         if interior[i]:
-            shared[len(around)] = chance
+            shared[sizes[i]] = chance
     w = position.width
     return [out[r * w : (r + 1) * w] for r in range(position.height)]
 

@@ -32,6 +32,7 @@ __all__ = [
     "Scale",
     "density_weights",
     "front_weights",
+    "least_mines",
     "objects",
     "outside_weights",
     "scaled_weights",
@@ -251,6 +252,16 @@ def density_weights(density: Fraction, total_front: int) -> list[int]:
 SHIFT_MIN = 48
 
 
+def least_mines(poly: list[int]) -> int:
+    """The least mine count a front's polynomial allows (its first nonzero term; the
+    last when none is: a front with no layout).
+
+    >>> least_mines([0, 0, 3, 1]), least_mines([0, 0])
+    (2, 1)
+    """
+    return next((k for k, v in enumerate(poly) if v), len(poly) - 1)
+
+
 def front_weights(
     polys: list[list[int]], w_out: list[int], *, shift: bool | None = None
 ) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray]]:
@@ -285,7 +296,7 @@ def front_weights(
     total = sum(len(p) - 1 for p in polys)
     lows: list[int] = []  # each front's least count: not looked for when it cannot pay
     if shift or (shift is None and total >= SHIFT_MIN):
-        lows = [next((k for k, v in enumerate(p) if v), len(p) - 1) for p in polys]
+        lows = [least_mines(p) for p in polys]
     least = sum(lows)
     if least < (SHIFT_MIN if shift is None else 1) or len(w_out) != total + 1:
         return _join([objects(p) for p in polys], objects(w_out))

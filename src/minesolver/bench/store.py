@@ -488,9 +488,9 @@ def _check_header(path: Path, reading: bool) -> None:
 
 def _check_counts(counts: tuple[object, ...], games: int) -> None:
     """A row's game index (first, below ``games``) and counts: whole and not below zero."""
-    if any(type(n) is not int or n < 0 for n in counts):
-        raise ValueError(f"{next(n for n in counts if type(n) is not int or n < 0)!r} "
-                         "where a count or an index belongs")
+    for n in counts:
+        if type(n) is not int or n < 0:
+            raise ValueError(f"{n!r} where a count or an index belongs")
     if counts[0] >= games:  # type: ignore[operator]
         raise ValueError(f"past the run's {games} games")
 

@@ -49,6 +49,7 @@ def report_cmd(db: str, as_json: bool, runs: tuple[str, ...]) -> None:
         rest = f"; {counted(shown, 'other run')} shown" if shown else ""
         fail(f"run {run_id}: {why}{others}{rest}")
 
+
 def _report_run(store: Store, run_id: str, kind: str, created: str, spec: RunSpec,
                 as_json: bool) -> None:
     """Print one run: a table, or a JSON line."""
